@@ -1,8 +1,8 @@
 """The static task graph against dynamic truth: for every run of a program, every ordering the run
 needs (``task_graph_oracle.required_orderings``: the last writer of each element a task looks up,
 every task whose TaskId its deps hold) is shown by the stage's static graph as an edge, or a path
-through merge nodes, from the earlier instance's submit site to the later one's (printer/dot.py's
-contract: "it shows every ordering the program may need, once per site").
+through merge (or barrier) nodes, from the earlier instance's submit site to the later one's
+(printer/dot.py's contract: "it shows every ordering the program may need, once per site").
 
 Stages checked: the surface program (its truth is the run of the program as written, each
 kernel slot read by its declared direction), the first ``directed`` stage, the stage after
