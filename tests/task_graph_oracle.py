@@ -36,8 +36,10 @@ DATA_KINDS = frozenset({"data", "data-untracked"})
 EXPLICIT_KINDS = frozenset({"explicit", "explicit-user", "explicit-compiler"})
 
 # A kernel parameter's declared direction -> the slot tag it stands for before call directions
-# are derived (an ``Out`` parameter the task creates stays ``OUTPUT``).
+# are derived; an ``Out`` parameter the task creates stays ``OUTPUT``, and an argument the
+# program wraps in ``pl.no_dep`` stays ``NO_DEP``.
 DECLARED_TAG = {"In": "INPUT", "InOut": "INOUT", "Out": "OUTPUT_EXISTING"}
+KEPT_TAGS = frozenset({"OUTPUT", "NO_DEP"})
 
 
 @dataclass(frozen=True)
@@ -115,7 +117,7 @@ def _tags(task: Task, declared: dict[str, tuple[str, ...]] | None) -> list[str]:
         return tags
     directions = declared[task.kernel]
     assert len(directions) == len(tags), (task.kernel, directions, tags)
-    return [tag if tag == "OUTPUT" else DECLARED_TAG[d] for tag, d in zip(tags, directions)]
+    return [tag if tag in KEPT_TAGS else DECLARED_TAG[d] for tag, d in zip(tags, directions)]
 
 
 def _size(trace: Trace, buffer: str) -> int:

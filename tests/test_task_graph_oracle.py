@@ -316,6 +316,8 @@ def test_the_oracle_reads_an_undirected_program_by_the_kernels_declarations():
     trace.events = [_task(0, "t0", (_rows(0, 8), "INOUT")), _task(1, "t1", (_rows(0, 8), "INOUT"))]
     assert {(o.src, o.dst) for o in required_orderings(trace).values()} == {("t0", "t1")}
     assert required_orderings(trace, {"k": ("Out",)}) == {}  # an Out parameter looks nothing up
+    trace.events.append(_task(2, "t2", (_rows(0, 8), "NO_DEP")))
+    assert {(o.src, o.dst) for o in required_orderings(trace, {"k": ("InOut",)}).values()} == {("t0", "t1")}
 
 
 def test_the_oracle_follows_a_copy_to_its_targets_readers():
