@@ -14,7 +14,13 @@ task instance must be ordered after:
 
 ``missing_orderings(graph, orderings)`` lists the orderings the static graph does not show: a
 data ordering needs a path of data edges, an explicit one a path of explicit edges, from the
-earlier instance's site node to the later one's, whose inner nodes are merge nodes only.
+earlier instance's site node to the later one's, whose inner nodes are merge or barrier nodes
+(its docstring says why barriers).
+
+Not orderings here: creator retention (a reader of a tensor waits for its creator; the creator
+wrote it, so it is the last writer unless a later writer is, which waits for it in turn), and
+the TensorMap entries of older producers that a later partial write does not cover (the runtime
+orders after those too; the last writer of each element is what the program needs).
 """
 
 from __future__ import annotations
@@ -30,10 +36,9 @@ DATA_KINDS = frozenset({"data", "data-untracked"})
 EXPLICIT_KINDS = frozenset({"explicit", "explicit-user", "explicit-compiler"})
 
 # A kernel parameter's declared direction -> the slot tag it stands for before call directions
-# are derived (an ``Out`` parameter the task creates stays ``OUTPUT``).
+# are derived; an ``Out`` parameter the task creates stays ``OUTPUT``, and an argument the
+# program wraps in ``pl.no_dep`` stays ``NO_DEP``.
 DECLARED_TAG = {"In": "INPUT", "InOut": "INOUT", "Out": "OUTPUT_EXISTING"}
-# The tags the declaration does not replace: an ``Out`` the task creates, an argument the program
-# wraps in ``pl.no_dep`` (the runtime looks nothing up for it, whatever the parameter's direction)
 KEPT_TAGS = frozenset({"OUTPUT", "NO_DEP"})
 
 

@@ -1,8 +1,8 @@
 """The static task graph against dynamic truth: for every run of a program, every ordering the run
 needs (``task_graph_oracle.required_orderings``: the last writer of each element a task looks up,
 every task whose TaskId its deps hold) is shown by the stage's static graph as an edge, or a path
-through merge nodes, from the earlier instance's submit site to the later one's (printer/dot.py's
-contract: "it shows every ordering the program may need, once per site").
+through merge (or barrier) nodes, from the earlier instance's submit site to the later one's
+(printer/dot.py's contract: "it shows every ordering the program may need, once per site").
 
 Stages checked: the surface program (its truth is the run of the program as written, each
 kernel slot read by its declared direction), the first ``directed`` stage, the stage after
@@ -206,6 +206,18 @@ return y
 """))
 
 
+def test_a_loop_carry_stands_for_what_the_body_yields_too():
+    # q is z on iteration 1 and y from iteration 2 on: t0 writes y there, and t1 rewrites y after
+    # the loop (every stage drew only t0 -> t0 on z: a carry stood for its init alone)
+    assert_shown(_shrunk_violations("""
+for i, (q,) in pl.range(2, init_values=(z,)):
+    q = self.k_acc(x, q)
+    (q2,) = pl.yield_(y)
+y = self.k_acc(x, y)
+return y
+""", ", z: pl.InOut[pl.Tensor[[8, 8], pl.FP32]]"))
+
+
 def test_swapped_loop_carries_order_the_writer_before_the_next_iterations_reader():
     # iteration 2 reads as p what iteration 1 wrote as q: t1 -> t0 around the back edge
     assert_shown(_shrunk_violations(f"""
@@ -219,7 +231,8 @@ return q2
 
 
 def test_a_swapped_carry_written_in_place_is_a_carried_edge_at_the_surface():
-    # one task reads p and writes q; the surface graph drew no t0 -> t0 (later stages do)
+    # one task reads p and writes q; the surface graph drew no t0 -> t0 (later stages draw one,
+    # on the rewritten buffer)
     assert_shown(_shrunk_violations("""
 for i, (p, q) in pl.range(2, init_values=(z, y)):
     q = self.k_copy(p, q)
@@ -303,6 +316,8 @@ def test_the_oracle_reads_an_undirected_program_by_the_kernels_declarations():
     trace.events = [_task(0, "t0", (_rows(0, 8), "INOUT")), _task(1, "t1", (_rows(0, 8), "INOUT"))]
     assert {(o.src, o.dst) for o in required_orderings(trace).values()} == {("t0", "t1")}
     assert required_orderings(trace, {"k": ("Out",)}) == {}  # an Out parameter looks nothing up
+    trace.events.append(_task(2, "t2", (_rows(0, 8), "NO_DEP")))
+    assert {(o.src, o.dst) for o in required_orderings(trace, {"k": ("InOut",)}).values()} == {("t0", "t1")}
 
 
 def test_the_oracle_follows_a_copy_to_its_targets_readers():
