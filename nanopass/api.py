@@ -103,34 +103,30 @@ def surface_of(program: Any, func_name: str | None = None):
         return program
     surface = getattr(program, "surface", None)
     if callable(surface):
-        if func_name is None:
-            names = orchestration_functions(program)
-            func_name = names[0] if len(names) > 1 else None
-        return surface(func_name)
+        return surface(_read_function(program, func_name))
     raise TypeError(f"expected a @pl.program or a surface-language Program, got {type(program).__name__}")
 
 
 def front_end_warnings_of(program: Any, func_name: str | None = None) -> list:
     """The front end's warnings for the function ``surface_of`` reads (none for a tree)."""
     warnings = getattr(program, "warnings", None)
-    if not callable(warnings):
-        return []
-    if func_name is None:
-        names = orchestration_functions(program)
-        func_name = names[0] if len(names) > 1 else None
-    return list(warnings(func_name))
+    return list(warnings(_read_function(program, func_name))) if callable(warnings) else []
 
 
 def inline_copies_of(program: Any, func_name: str | None = None) -> list:
     """The front end's records of the inline functions' copies (``nanopass.inline_copies``) in the
     function ``surface_of`` reads (none for a tree)."""
     copies = getattr(program, "inline_copies", None)
-    if not callable(copies):
-        return []
+    return list(copies(_read_function(program, func_name))) if callable(copies) else []
+
+
+def _read_function(program: Any, func_name: str | None) -> str | None:
+    """The function name a ``@pl.program``'s front end is asked for: ``func_name``, or for a
+    program of several orchestration functions the first by name (None: its only one)."""
     if func_name is None:
         names = orchestration_functions(program)
         func_name = names[0] if len(names) > 1 else None
-    return list(copies(func_name))
+    return func_name
 
 
 def run_pipeline(
