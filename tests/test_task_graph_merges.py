@@ -130,7 +130,7 @@ def _flow_work(monkeypatch, tmp_path, size: int) -> int:
 
 def test_the_walk_does_work_linear_in_the_program(monkeypatch, tmp_path):
     # the mixed shape binds N / 2 tensors, then walks N / 2 ifs and loops: copying the flow's maps
-    # at each made the walk quadratic (96 s at N = 16000); a flow is opened on the one before it
+    # at each made the walk quadratic (52 s a stage at N = 16000); a flow is opened on the one before it
     # and a join visits only what the flows it joins wrote
     small, large = _flow_work(monkeypatch, tmp_path, 400), _flow_work(monkeypatch, tmp_path, 1600)
     assert small > 0
