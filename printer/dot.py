@@ -91,6 +91,11 @@ def _whole(name: str) -> frozenset:
     return frozenset(((name, None),))
 
 
+def _shown(buffer: str) -> str:
+    """A buffer's name as the program writes it (an allocation's without its ``@k``)."""
+    return buffer.split("@", 1)[0]
+
+
 def base_name(name: str) -> str:
     """The user's name of an SSA version or derived C++ name: ``x__rv_v3`` -> ``x``."""
     return name.split("__", 1)[0] or name
@@ -223,6 +228,15 @@ class _Walker:
         self.handlers: dict[str, Callable] = {}  # production -> handler(stmt, path, cluster, manual)
         self.loop_depth = 0  # loops around the statement being walked
         self.merges: dict[tuple, str] = {}  # (path of the if or loop, buffer) -> its merge node
+        self.allocations = 0  # buffers allocated so far (``allocation``)
+
+    def allocation(self, name: str) -> str:
+        """A buffer of its own for this visit of an allocation bound to ``name``: a name an
+        allocation in a loop binds holds another buffer each iteration, and a name bound to it
+        in the iteration before (a carry) still holds that one (``name@k``; ``_shown`` drops
+        the ``@k``)."""
+        self.allocations += 1
+        return f"{name}@{self.allocations}"
 
     def roots_of(self, name: str) -> frozenset:
         """The (buffer, box) views ``name`` may be here (a name never bound: its own whole buffer)."""
@@ -277,8 +291,8 @@ class _Walker:
                     untracked = writer in self.in_manual or node in self.in_manual
                     kind = "data-untracked" if untracked else "data"
                     how = "not tracked in a MANUAL scope" if untracked else "tracked by the runtime"
-                    tip = f"{writer} may have written {root} last; {node} accesses it as {direction.name} ({how})"
-                    self.edge(writer, node, kind, base_name(root), tip)
+                    tip = f"{writer} may have written {_shown(root)} last; {node} accesses it as {direction.name} ({how})"
+                    self.edge(writer, node, kind, base_name(_shown(root)), tip)
         for name, direction in accesses:
             if direction in _WRITE:
                 self.write(self.roots_of(name), node)
@@ -342,17 +356,17 @@ class _Walker:
         of them (by a path of two edges)."""
         for root in self.flow.wide:
             writers = sorted({node for node, _ in self.flow.writers[root]})
-            key = (path, root)
+            key = (path, _shown(root))
             node = self.merges.get(key)
             if node is None:
                 node = self.merges[key] = f"m{len(self.merges)}"
                 self.order[node] = len(self.sites) - 0.5  # after the sites so far, before the next
                 self.graph.add_node(GraphNode(node, f"{node}: {len(writers)} writers", cluster, merge=True,
                                               tooltip=f"one of these {len(writers)} submit sites may have written "
-                                                      f"{base_name(root)} last"))
+                                                      f"{base_name(_shown(root))} last"))
             for writer in writers:
-                self.edge(writer, node, "data-untracked" if writer in self.in_manual else "data", base_name(root),
-                          f"{writer} may have written {root} last (drawn through the merge node {node})")
+                self.edge(writer, node, "data-untracked" if writer in self.in_manual else "data", base_name(_shown(root)),
+                          f"{writer} may have written {_shown(root)} last (drawn through the merge node {node})")
             self.flow.writers[root] = frozenset(((node, None),))
         self.flow.wide = []
 
@@ -443,8 +457,9 @@ class _ProgramWalker(_Walker):
                 self.flow.writers[target] = self.flow.writers.get(target, _NONE) | copied
 
     def new_buffer(self, name: str) -> None:
-        self.flow.roots[name] = _whole(name)
-        self.flow.writers[name] = _NONE
+        buffer = self.allocation(name)
+        self.flow.roots[name] = _whole(buffer)
+        self.flow.writers[buffer] = _NONE
 
     def alloc(self, stmt, path, cluster, manual) -> None:
         for create in stmt.creates:
@@ -467,7 +482,8 @@ class _ProgramWalker(_Walker):
                 self.flow.roots[out.name] = self.roots_of(arg)
             else:
                 self.new_buffer(out.name)
-                self.flow.writers[out.name] = frozenset(((node, None),))
+                ((buffer, _),) = self.roots_of(out.name)
+                self.flow.writers[buffer] = frozenset(((node, None),))
 
     def cell_decl(self, stmt, path, cluster, manual) -> None:
         self.flow.tids[stmt.cell] = _NONE
@@ -730,9 +746,10 @@ class _EmissionWalker(_Walker):
             self.outs_node[outs] = node
 
     def bind_ref(self, stmt, path, cluster, manual) -> None:
-        self.flow.roots[stmt.name] = _whole(stmt.name)
+        buffer = self.allocation(stmt.name)
+        self.flow.roots[stmt.name] = _whole(buffer)
         producer = self.outs_node.get(stmt.source)
-        self.flow.writers[stmt.name] = frozenset(((producer, None),)) if producer else _NONE
+        self.flow.writers[buffer] = frozenset(((producer, None),)) if producer else _NONE
 
     def shape_array(self, stmt, path, cluster, manual) -> None:
         """The values of a slice's offsets or extents (a clamped slice's extents not known)."""

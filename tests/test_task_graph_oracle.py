@@ -218,6 +218,22 @@ return y
 """, ", z: pl.InOut[pl.Tensor[[8, 8], pl.FP32]]"))
 
 
+def test_a_carry_holding_the_tensor_the_iteration_before_made_keeps_its_writer():
+    # iteration 2 reads as p the tensor iteration 1 created and t1 wrote: t1 -> t0 around the back
+    # edge (the graph took the create's name for one buffer, so the next iteration's create of it
+    # forgot t1; found by the attack tester's surface programs, seed 140)
+    assert_shown(_shrunk_violations(f"""
+c: pl.Tensor[[8, 8], pl.FP32] = {CREATE}
+c = self.k_copy(x, c)
+for i, (p,) in pl.range(2, init_values=(c,)):
+    y = self.k_copy(p, y)
+    t: pl.Tensor[[8, 8], pl.FP32] = {CREATE}
+    t = self.k_copy(x, t)
+    (p2,) = pl.yield_(t)
+return y
+"""))
+
+
 def test_swapped_loop_carries_order_the_writer_before_the_next_iterations_reader():
     # iteration 2 reads as p what iteration 1 wrote as q: t1 -> t0 around the back edge
     assert_shown(_shrunk_violations(f"""
