@@ -214,8 +214,9 @@ class DumpWriter:
         the same); what the report keeps of it: all of it when the page shows it, else nothing."""
         stage = self.stages[index]
         name = self.file_name(stage, f".{stage.language.name}.txt")
-        self.write(name, text + "\n", same_as=self._last_text)
-        self._last_text = (text + "\n", name)
+        whole = text + "\n"
+        self.write(name, whole, same_as=self._last_text)
+        self._last_text = (whole, name)
         return text if len(text) <= INLINE_TEXT_LIMIT else ""
 
     def _report_stage(self, stage: Stage, analysis: StageAnalysis, last: dict[int, tuple[str, str]]) -> ReportStage:

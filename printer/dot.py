@@ -247,13 +247,11 @@ class _Walker:
         the last writer, in place of the writers of the rows the view surely covers; of each of
         several, one more possible last writer."""
         writers = self.flow.writers
-        if len(views) == 1:
-            ((root, box),) = views
-            kept = frozenset(w for w in writers.get(root, _NONE) if not _covers(box, w[1]))
-            writers[root] = kept | {(node, None if box is _WHOLE else box)}
-            return
         for root, box in views:
-            writers[root] = writers.get(root, _NONE) | {(node, None if box is _WHOLE else box)}
+            earlier = writers.get(root, _NONE)
+            if len(views) == 1:
+                earlier = frozenset(w for w in earlier if not _covers(box, w[1]))
+            writers[root] = earlier | {(node, None if box is _WHOLE else box)}
 
     def writers_of(self, root: str, box) -> list[str]:
         """The nodes that may have written an element of ``box`` of buffer ``root`` last, sorted."""
