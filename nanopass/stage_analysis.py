@@ -130,46 +130,53 @@ def analyse_stages(stages: list[Stage], hooks: Hooks, *, labelled: bool = True, 
         _LAST_INSTANCES.clear()
         _LAST_GRAPHS.clear()
     out: list[StageAnalysis] = []
-    for i, (kept, size, change) in enumerate(texts):
-        if change is None or i not in results:  # (not analysed: its tree equals the one before)
+    for i, text in enumerate(texts):
+        if text.unchanged or i not in results:  # (not analysed: its tree equals the one before)
             earlier = out[i - 1]
             root = earlier.same_as if earlier.same_as is not None else i - 1
-            analysis = StageAnalysis(i, kept, earlier.graphs, earlier.instance_note, earlier.hazards,
+            analysis = StageAnalysis(i, text.kept, earlier.graphs, earlier.instance_note, earlier.hazards,
                                      earlier.hazard_total, StageDiff((), 0, 0), root)
         else:
             analysis = results[i]
-            analysis.text = kept
-        analysis.text_size = size
-        if i and change is not None:
-            analysis.change = change
+            analysis.text = text.kept
+        analysis.text_size = text.size
+        if text.change is not None:
+            analysis.change = text.change
         out.append(analysis)
     return out
 
 
+@dataclass(frozen=True)
+class _StageText:
+    """What ``_texts_and_changes`` makes of one stage's IR text."""
+
+    kept: str  # what the stage's analysis keeps of the text (``text_sink``'s, or all of it)
+    size: tuple[int, int]  # the whole text's characters and lines
+    unchanged: bool  # the text is the stage before's (the pass changed nothing, or only the language's name)
+    change: Any = None  # what the pass changed (``describe_change``), where the text changed; None for the first stage
+
+
 def _texts_and_changes(stages: list[Stage], labelled: bool, file_name, tell,
-                       text_sink: Callable[[int, str], str] | None) -> list[tuple[str, tuple[int, int], Any]]:
-    """Per stage: what its analysis keeps of its IR text (``text_sink``'s, or all of it), the
-    text's (characters, lines), and what its pass changed (``describe_change``; None when the
-    text is the stage before's: the pass changed nothing, or only the language's name; the first
-    stage's ``""``). A pass rebuilds only the nodes it changes, so consecutive trees share most of
-    their nodes, whose texts are made once (``text.Unparser``, ``text.OneLine``)."""
+                       text_sink: Callable[[int, str], str] | None) -> list[_StageText]:
+    """Per stage, its text, its size and what its pass changed (``_StageText``). A pass rebuilds
+    only the nodes it changes, so consecutive trees share most of their nodes, whose texts are
+    made once (``text.Unparser``, ``text.OneLine``)."""
     unparser = Unparser(labelled=labelled)
     line = OneLine(labelled)
-    out: list[tuple[str, tuple[int, int], Any]] = []
+    out: list[_StageText] = []
     previous = ""
     for i, stage in enumerate(stages):
         text = previous if i and stage.tree is stages[i - 1].tree else unparser.unparse(stage.tree)
-        change: Any = ""
-        if i:
-            change = None
-            if text != previous:
-                before = stages[i - 1]
-                change = describe_change(before.tree, stage.tree, previous, text, file_name(before, ""),
-                                         file_name(stage, ""), before.language.entry != stage.language.entry,
-                                         labelled, line)
-                line.next_generation()  # (the next change asks again for this tree's texts alone)
+        unchanged = i > 0 and text == previous
+        change = None
+        if i and not unchanged:
+            before = stages[i - 1]
+            change = describe_change(before.tree, stage.tree, previous, text, file_name(before, ""),
+                                     file_name(stage, ""), before.language.entry != stage.language.entry,
+                                     labelled, line)
+            line.next_generation()  # (the next change asks again for this tree's texts alone)
         size = (len(text), text.count("\n") + 1)
-        out.append((text if text_sink is None else text_sink(i, text), size, change))
+        out.append(_StageText(text if text_sink is None else text_sink(i, text), size, unchanged, change))
         previous = text
         tell("IR text", i + 1, len(stages))
     return out
