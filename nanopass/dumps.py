@@ -40,7 +40,7 @@ from nanopass.printer.graph import dot_id
 from .errors import UserError
 from .pipeline import Stage
 from .render import RENDER_SECONDS, RenderPool, find_renderer, svg_element
-from .report import GraphSection, ReportNote, ReportStage, render_report, svg_script
+from .report import GraphSection, ReportNote, ReportStage, ReportWarning, render_report, svg_script
 from .report_stage import INLINE_TEXT_LIMIT
 from .stage_analysis import Hooks, Picture, StageAnalysis, analyse_stages
 
@@ -231,6 +231,8 @@ class DumpWriter:
             index=stage.index, name=stage.name, language=stage.language.name, language_delta=delta,
             contract=stage.contract, text=analysis.text, text_size=analysis.text_size, seconds=stage.seconds,
             notes=[ReportNote(n.kind, n.message, str(n.span) if n.span else "") for n in stage.notes],
+            warnings=[ReportWarning(w.message, str(w.span) if w.span else "", w.hint or "", tuple(w.notes))
+                      for w in stage.warnings],
             hazards=analysis.hazards, hazard_total=analysis.hazard_total if analysis.hazards is not None else None,
             instance_note=analysis.instance_note, files=[text_file], language_doc=stage.language.doc,
             change=analysis.change, notes_summary=describe(list(stage.notes)) if stage.notes else "",

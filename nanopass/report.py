@@ -6,7 +6,7 @@ pipeline as a table (pass, language, time, graph size, what changed, notes, haza
 of the graphs, and per stage a section with its pass's contract, its language's delta and a line
 of figures; opening a stage (its section's body, a link to it, or ``#stage-NN`` in the address)
 loads its file, which holds the rest (``report_stage.py``): the graphs, the diff or statement
-pairs, the IR text, the notes and hazards. A graph's picture is its own file ``<name>.svg``
+pairs, the IR text, the notes, the warnings (with their help lines and notes) and hazards. A graph's picture is its own file ``<name>.svg``
 (several stages with the same graph share one), which the page loads through its twin
 ``<name>.svg.js`` (``svg_script``; a page opened from disk may load scripts, not read files).
 Scripts and styles are the package's ``report_assets``, inlined, so the page works offline.
@@ -56,6 +56,17 @@ class ReportNote:
     where: str = ""  # FILE:LINE:COL, when the note has a source span
 
 
+@dataclass(frozen=True)
+class ReportWarning:
+    """A warning the stage's pass (or the front end, at stage 0) gave: what the command line
+    prints as ``warning:``, with its help line and notes."""
+
+    message: str
+    where: str = ""  # FILE:LINE:COL, when the warning has a source span
+    hint: str = ""
+    notes: tuple[str, ...] = ()
+
+
 @dataclass
 class GraphSection:
     """One graph of a stage: its size and DOT file, and what the page draws of it."""
@@ -84,6 +95,7 @@ class ReportStage:
     seconds: float
     graphs: list[GraphSection] = field(default_factory=list)
     notes: list[ReportNote] = field(default_factory=list)
+    warnings: list[ReportWarning] = field(default_factory=list)
     hazards: list[Hazard] | None = None  # None: no hazard checker ran
     instance_note: str = ""  # why there is no instance graph, when there is none
     files: list[str] = field(default_factory=list)
@@ -325,6 +337,8 @@ def _glance(stage: ReportStage) -> str:
         items.append(f"IR: {esc(change_summary(stage))}")
     if stage.notes_summary:
         items.append(f"notes: {esc(stage.notes_summary)}")
+    if stage.warnings:
+        items.append(_plural(len(stage.warnings), "warning"))
     if stage.hazards is not None:
         items.append(f"hazards: {stage.hazard_count}")
     return " · ".join(items)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import html
 
-from .report import GraphSection, ReportNote, ReportStage, contract_rest, prose  # noqa: F401 - prose for callers
+from .report import GraphSection, ReportNote, ReportStage, ReportWarning, contract_rest, prose  # noqa: F401 - prose for callers
 from .stage_diff import PairedDiff, StageDiff
 
 INLINE_TEXT_LIMIT = 300_000  # characters of IR text, DOT or diff shown in the page
@@ -91,6 +91,10 @@ def _findings(stage: ReportStage) -> str:
     parts = ['<div class="findings">']
     if stage.notes_summary:
         parts.append(f'<p class="notes-summary">Notes: {esc(stage.notes_summary)}</p>')
+    if stage.warnings:
+        parts.append(f'<details class="warnings" open><summary>Warnings ({len(stage.warnings)})</summary><ul class="warnings">')
+        parts.extend(_warning_item(w) for w in stage.warnings)
+        parts.append("</ul></details>")
     if dropped:
         parts.append(f'<details class="notes" open><summary>Dropped compiler edges ({len(dropped)})</summary><ul class="dropped">')
         parts.extend(f"<li>{_where(n)}{esc(n.message)}</li>" for n in dropped[:NOTE_LIMIT])
@@ -111,6 +115,17 @@ def _findings(stage: ReportStage) -> str:
         parts.append('<p class="hazards">Hazards found: none.</p>')
     parts.append("</div>")
     return "".join(parts)
+
+
+def _warning_item(warning: ReportWarning) -> str:
+    """A warning as the command line prints it: where, the message, its help line and notes."""
+    esc = html.escape
+    where = f"<code>{esc(warning.where)}</code>: " if warning.where else ""
+    lines = [f"<li>{where}warning: {esc(warning.message)}"]
+    if warning.hint:
+        lines.append(f'<br><span class="help">help: {esc(warning.hint)}</span>')
+    lines.extend(f'<br><span class="note">note: {esc(note)}</span>' for note in warning.notes)
+    return "".join(lines) + "</li>"
 
 
 def _more(total: int, shown: int) -> str:

@@ -258,3 +258,35 @@ def test_copy_notes_reads_the_records_alone():
         "'x' is the argument the call at line 30 passes for the parameter 'a' of the inline function 'f'",
         "'out' is the argument the call at line 30 passes for the parameter 'o' of the inline function 'f'",
     )
+
+
+def test_the_dump_report_lists_a_stages_warnings_with_their_help_and_notes(tmp_path):
+    import html
+    import json
+    import re
+
+    path = tmp_path / "prog.py"
+    path.write_text(SCRIBBLE)
+    out = tmp_path / "dump"
+    done = run_cli("run", str(path), "--dump-all", str(out))
+    assert done.returncode == 0, done.stderr
+    script = next(out.glob("*_check_output_params_written.stage.js")).read_text()
+    body = json.loads(json.loads(re.fullmatch(r"nanopassReport\.stage\(\d+, (\".*\")\);\n", script, flags=re.S).group(1)))["html"]
+    warnings = re.search(r'<details class="warnings" open><summary>Warnings \((\d+)\)</summary>(.*?)</ul></details>', body, re.S)
+    assert warnings, body[:500]
+    items = re.findall(r"<li>(.*?)</li>", warnings.group(2), re.S)
+    assert int(warnings.group(1)) == len(items) >= 1
+    write_line, call = line_of(SCRIBBLE, "self.step(s, o)"), line_of(SCRIBBLE, "self.scribble(x, x)")
+    written = [html.unescape(i) for i in items if "is an input parameter of" in html.unescape(i)]
+    assert len(written) == 1
+    assert written[0].startswith(f"<code>{path}:{write_line}:9</code>: warning: 'x' is an input parameter of 'orch'")
+    assert '<span class="help">help: declare it pl.InOut[...]' in written[0]
+    assert written[0].endswith(f"<span class=\"note\">note: 'x' is the argument the call at line {call} passes for the "
+                               "parameters 's' and 'o' of the inline function 'scribble'</span>")
+    page = (out / "index.html").read_text()
+    head = next(h for h in re.findall(r'<section class="stage".*?</section>', page, flags=re.S)
+                if re.search(r"<h2>\d+ check_output_params_written ", h))
+    assert f"{len(items)} warning" in head
+    # a stage whose pass gave no warning shows none
+    quiet = next(out.glob("*_derive_call_directions.stage.js")).read_text()
+    assert 'class="warnings"' not in quiet
