@@ -986,6 +986,8 @@ class LowerToEmission(Pass):
                 self.array_sizes[name] = phi.plan.array
             elif is_tid(ty):
                 out.append(E.DeclTid.make_trusted(name, TID_INVALID))
+            elif _elem_tid(ty):  # a pl.array of TaskIds: each branch's yield copies every slot
+                out.append(E.DeclTidArray.make_trusted(name, ty.size))
             elif ty._production == "TensorType":
                 out.append(E.DeclTensor.make_trusted(name, self.phi_placeholder))
             elif _is_data_array(ty):
