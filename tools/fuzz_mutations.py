@@ -21,7 +21,10 @@ from pathlib import Path
 from typing import Any, Callable, Protocol, Sequence
 
 REPO = Path(__file__).resolve().parent.parent
-SOURCE_DIRS = [REPO / "examples", REPO / "tests" / "golden", REPO / "tests" / "programs"]
+# the programs the mutations start from: the examples, the golden and test programs (the golden
+# surface programs too), the users' programs and the existing compiler's printed IR
+SOURCE_DIRS = [REPO / "examples", REPO / "tests" / "golden", REPO / "tests" / "golden" / "surface", REPO / "tests" / "programs",
+               REPO / "tests" / "user_programs" / "valid", *sorted((REPO / "tests" / "printed_ir").glob("*/"))]
 
 DTYPES = ["FP16", "FP32", "FP64", "BF16", "INT8", "INT16", "INT32", "INT64", "UINT8", "UINT16", "UINT32",
           "UINT64", "BOOL", "INDEX", "TASK_ID"]
@@ -31,7 +34,7 @@ NOT_DTYPES = ["FP99", "TaskId", "Tensor", "float32", "Orchestration"]
 def seed_sources() -> list[tuple[str, str]]:
     """(name, text) of every program the mutations start from, in a fixed order."""
     paths = sorted(p for d in SOURCE_DIRS for p in d.glob("*.py"))
-    return [(p.stem, p.read_text()) for p in paths]
+    return [(str(p.relative_to(REPO).with_suffix("")), p.read_text()) for p in paths]
 
 
 class Chooser(Protocol):

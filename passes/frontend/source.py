@@ -147,8 +147,12 @@ class ProgramSource:
 
 
 def short_source(node: ast.AST, limit: int = 60) -> str:
-    """``node``'s source text for a message, cut to ``limit`` characters."""
+    """``node``'s source text for a message, on one line (a compound statement's first line and
+    ``...``), cut to ``limit`` characters."""
     text = ast.unparse(node)
+    first, newline, _ = text.partition("\n")
+    if newline:
+        text = first.rstrip() + " ..."
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
