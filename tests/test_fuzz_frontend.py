@@ -190,3 +190,38 @@ def test_save_keeps_a_compiling_mutant_whole(checker, tmp_path):
     assert save(report, tmp_path, checker) == 1
     [saved] = tmp_path.glob("compiles_drop_*.py")
     assert saved.read_text() == "# fuzz: basic: drop: drop 'x'\n# expect: compiles\n" + BASIC
+
+
+def test_a_program_that_compiles_is_run_and_an_unordered_pair_in_auto_scopes_is_a_bug(tmp_path, monkeypatch):
+    # war_straight's writer of x must wait for its reader (the runtime orders no write after a read):
+    # with the pass that adds that edge made to do nothing, the run finds the pair unordered
+    from nanopass.passes.order_write_after_read import OrderWriteAfterRead
+
+    text = (REPO / "tests" / "golden" / "war_straight.py").read_text()
+    assert Checker(tmp_path, seconds=60, runs=1).check(text).kind == COMPILED
+    assert Checker(tmp_path, seconds=60, runs=0).check(text).kind == COMPILED
+    monkeypatch.setattr(OrderWriteAfterRead, "run", lambda self, program: program)
+    outcome = Checker(tmp_path, seconds=60, runs=1).check(text)
+    assert outcome.kind == "hazard" and outcome.is_bug, outcome
+    assert outcome.message.startswith("WAR between two tasks in AUTO scopes (n=")
+    assert Checker(tmp_path, seconds=60, runs=0).check(text).kind == COMPILED  # (compiling alone cannot tell)
+
+
+def test_a_run_whose_traces_differ_is_a_bug_and_one_the_program_makes_fail_is_not(tmp_path, monkeypatch):
+    from nanopass.errors import UserError
+    from nanopass.tools import check
+
+    text = (REPO / "tests" / "golden" / "war_straight.py").read_text()
+
+    def differ(*_args, **_kwargs):
+        raise check.TraceMismatch("the emission program's trace differs from the reference trace: task 1")
+
+    monkeypatch.setattr(check, "check_stages", differ)
+    outcome = Checker(tmp_path, seconds=60, runs=1).check(text)
+    assert outcome.kind == "trace-mismatch" and outcome.is_bug, outcome
+
+    def faults(*_args, **_kwargs):
+        raise UserError("index 5 is outside an array of 4")
+
+    monkeypatch.setattr(check, "check_stages", faults)
+    assert Checker(tmp_path, seconds=60, runs=1).check(text).kind == COMPILED

@@ -8,10 +8,17 @@ random programs of the test generators), compiles each in this process (every pa
 checked for the invariants the pass declares it preserves too, ``recheck_preserved``: a wrong
 ``Pass.preserves`` is an internal error), and checks the property:
 
-    the compiler either returns C++ that g++ accepts against the stand-in runtime header (and,
-    for a program the interpreters can run, whose traces agree: ``check_traces_agree``), or raises
-    a ``UserError`` located inside the file; never an ``InternalError``, another exception, or a
-    timeout. Reading the file without running it (``--no-exec``) gives the same C++.
+    the compiler either returns C++ that g++ accepts against the stand-in runtime header, or
+    raises a ``UserError`` located inside the file; never an ``InternalError``, another exception,
+    or a timeout. Reading the file without running it (``--no-exec``) gives the same C++.
+
+With ``--runs K`` (the tool's default 2; 0 in the tests' ``Checker``), a program that compiles is
+also run as ``nanopass check`` runs it (``check_runs``), on the first K value sets ``check``
+chooses from the program: the interpreters' traces must agree, every read of the emitted program
+must see the value it sees in the program as written, and no two tasks both in AUTO scopes may
+conflict unordered (in a MANUAL scope ordering is the program's to give, which a mutant may
+drop). A run the program itself makes fail (an index out of range, a missing value: a
+``UserError``) proves nothing and is passed over.
 
 Every program that breaks the property is minimised (lines deleted while it still breaks it the
 same way) and written to ``DIR/bugs/``. With ``--save DIR``, one minimised program per distinct
@@ -47,7 +54,8 @@ HEADER_DIR = Path(__file__).resolve().parent  # pto_orchestration_api.h
 
 COMPILED, USER_ERROR = "compiled", "user-error"
 NOT_KNOWN_WITHOUT_RUNNING = "its value is not known without running the file"  # --no-exec may refuse what runs
-BUGS = ("bad-location", "internal-error", "crash", "timeout", "g++-rejected", "no-exec-differs")
+BUGS = ("bad-location", "internal-error", "crash", "timeout", "g++-rejected", "no-exec-differs",
+        "trace-mismatch", "value-mismatch", "hazard", "check-crash")
 
 
 @dataclass
@@ -112,23 +120,48 @@ class GxxCache:
         return self.seen[key]
 
 
-def check_traces_agree(result, gxx: GxxCache) -> str:
-    """The semantic half of the property: '' when it holds, else what is wrong.
+def check_runs(result, runs: int) -> "Outcome | None":
+    """The semantic half of the property, on the first ``runs`` value sets ``nanopass check``
+    chooses for the compiled program (``result``, its stages kept): None when it holds, else the
+    bug (see the module docstring)."""
+    from nanopass.errors import UserError
+    from nanopass.tools.check import TraceMismatch, check_stages, program_inputs
+    from nanopass.tools.check_values import as_set_text, choose_values
+    from nanopass.tools.hazards import with_parallel
+    from nanopass.tools.trace import Task
 
-    Hook for the semantics issue: once the SSA interpreter, the emission interpreter and the
-    recording runtime exist, a program they can run must give the same task trace in all three.
-    Until then this only checks that g++ accepts the C++.
-    """
-    return gxx.errors(result.code)
+    stages = result.stages
+    surface = stages[0].tree
+    for values in choose_values(surface, {}).runs[:runs]:
+        said = ", ".join(f"{k}={v}" for k, v in sorted(as_set_text(values).items())) or "no values"
+        try:
+            checked = check_stages(stages, program_inputs(surface, as_set_text(values)))
+        except UserError:
+            continue
+        except TraceMismatch as error:
+            return Outcome("trace-mismatch", f"{str(error).splitlines()[0]} ({said})", _traceback(error))
+        except Exception as error:  # noqa: BLE001 - a crash of the checker on a program that compiled
+            return Outcome("check-crash", f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}",
+                           _traceback(error))
+        if checked.mismatches:
+            return Outcome("value-mismatch", f"{checked.mismatches[0]} ({said})", "\n".join(map(str, checked.mismatches)))
+        events = with_parallel(checked.reference, checked.emission).events  # (the trace the hazards index)
+        for hazard in checked.failing:
+            first, second = events[hazard.first], events[hazard.second]
+            if isinstance(first, Task) and isinstance(second, Task) and first.mode == second.mode == "auto":
+                lines = [line for line in checked.lines() if line.startswith("hazard: ")]
+                return Outcome("hazard", f"{hazard.kind} between two tasks in AUTO scopes ({said})", "\n".join(lines))
+    return None
 
 
 class Checker:
     """Compiles programs in this process and classifies the outcome."""
 
-    def __init__(self, workdir: Path, seconds: float = 30.0, gxx: bool = True):
+    def __init__(self, workdir: Path, seconds: float = 30.0, gxx: bool = True, runs: int = 0):
         self.workdir = workdir
         self.seconds = seconds
         self.gxx = GxxCache(workdir) if gxx else None
+        self.runs = runs  # value sets a compiled program is run on (``check_runs``)
         self.counter = 0
 
     def write(self, text: str, stem: str = "prog") -> Path:
@@ -160,9 +193,18 @@ class Checker:
         except _Timeout:
             return Outcome("timeout", f"no answer within {self.seconds:g} s")
         if outcome.kind == COMPILED and self.gxx is not None:
-            problem = check_traces_agree(outcome.result, self.gxx)
+            problem = self.gxx.errors(outcome.result.code)
             if problem:
                 return Outcome("g++-rejected", problem.splitlines()[0], problem, outcome.code)
+        if outcome.kind == COMPILED and self.runs:
+            try:
+                with time_limit(self.seconds):
+                    bug = check_runs(outcome.result, self.runs)
+            except _Timeout:
+                bug = None  # (a long run: the compile's property holds, and the rest is not known)
+            if bug is not None:
+                bug.code = outcome.code
+                return bug
         return outcome
 
     def _compile(self, path: Path, load: Callable) -> Outcome:
@@ -368,8 +410,8 @@ class Report:
     compiled: dict[str, list[tuple[str, str, Outcome]]] = field(default_factory=dict)  # mutation kind -> examples
 
 
-def run(seed: int, budget: float, rounds: int, per_message: int, seconds: float, workdir: Path) -> Report:
-    checker = Checker(workdir, seconds)
+def run(seed: int, budget: float, rounds: int, per_message: int, seconds: float, workdir: Path, runs: int = 0) -> Report:
+    checker = Checker(workdir, seconds, runs=runs)
     report = Report()
     deadline = time.monotonic() + budget
     for what, source in draw_programs(seed, rounds):
@@ -465,6 +507,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--save", metavar="DIR", help="write minimised bugs and corpus candidates here")
     parser.add_argument("--per-message", type=int, default=2, help="corpus candidates kept per error message")
     parser.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS", help="per program")
+    parser.add_argument("--runs", type=int, default=2, metavar="K",
+                        help="run each program that compiles on the first K value sets nanopass check chooses "
+                             "(traces, values, hazards between AUTO-scope tasks); 0: compile only")
     parser.add_argument("--refresh", metavar="DIR", help="re-check a corpus and rewrite its expectations, then stop")
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore")  # Python's SyntaxWarnings about mutants ("perhaps you missed a comma?")
@@ -475,7 +520,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if any("BREAKS" in c or "not a corpus" in c for c in changes) else 0
     with tempfile.TemporaryDirectory(prefix="fuzz-frontend-") as tmp:
         workdir = Path(tmp)
-        report = run(args.seed, args.budget, args.rounds, args.per_message, args.timeout, workdir)
+        report = run(args.seed, args.budget, args.rounds, args.per_message, args.timeout, workdir, args.runs)
         print(f"programs tried: {report.tried}")
         for kind, count in sorted(report.kinds.items()):
             print(f"  {kind}: {count}")
@@ -483,7 +528,7 @@ def main(argv: list[str] | None = None) -> int:
         for signature, (what, _source, _outcome) in sorted(report.bugs.items()):
             print(f"  BUG {signature}\n      from {what}")
         if args.save:
-            count = save(report, Path(args.save), Checker(workdir, args.timeout))
+            count = save(report, Path(args.save), Checker(workdir, args.timeout, runs=args.runs))
             print(f"wrote {count} minimised programs to {args.save}")
     return 1 if report.bugs else 0
 
