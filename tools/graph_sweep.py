@@ -8,9 +8,9 @@ stage ``task_graph_oracle.violations`` checks: each ordering a run needs must be
 stage's static graph (printer/dot.py). The programs are the attack tester's surface programs
 (``--surface``: tools/attack/surface_generate.py, run with n in 0, 2, 3 and c in 0, 1) or
 gen_programs' (``--auto``, ``--manual``: as tests/test_task_graph_oracle.py makes them, run with
-each program's value sets). A program the compiler refuses because no compilation of it is
-correct, or a surface program of two orchestration functions (the check reads one), is counted
-as skipped. Prints one line per seed whose stages miss an ordering (the count and the first),
+each program's value sets). A program the compiler refuses (a located error: the graph of a
+program that does not compile is not drawn), or a surface program of two orchestration
+functions (the check reads one), is counted as skipped. Prints one line per seed whose stages miss an ordering (the count and the first),
 one per seed whose check raised, and a summary; exits 1 when any seed did either.
 """
 
@@ -57,21 +57,19 @@ def surface_program(seed: int) -> Made | None:
 
 def generated_program(seed: int, manual: bool) -> Made | None:
     """gen_programs' program of ``seed`` (with ``manual``, its dependencies derived as
-    fuzz_deps does), compiled; None when the compiler refuses it as no correct compilation."""
+    fuzz_deps does), compiled; None when the compiler refuses it."""
     from nanopass.errors import UserError
     from nanopass.tools.fuzz_deps import derive_deps
     from nanopass.tools.gen_programs import RandomChooser, generate, options_of
-    from nanopass.tools.properties import compile_text, has_no_correct_compilation
+    from nanopass.tools.properties import compile_text
 
     generated = generate(RandomChooser(seed), manual=manual)
-    text = generated.render(derive_deps(generated, random.Random(seed))[0] if manual else None)
-    options = options_of(text)
-    try:
+    try:  # (deriving a manual program's dependencies compiles it)
+        text = generated.render(derive_deps(generated, random.Random(seed))[0] if manual else None)
+        options = options_of(text)
         stages, program = compile_text(text, options)
-    except UserError as error:
-        if has_no_correct_compilation(error):
-            return None
-        raise
+    except UserError:
+        return None
     return Made(stages, program, options, generated.value_sets())
 
 
