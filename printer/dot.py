@@ -18,10 +18,11 @@
   it overlaps every write and replaces none). A name that may be one of several views (bound
   differently by an if's branches or a loop's iterations) reads the writers of each, and a write
   to it is one more possible last writer of each;
-- a merge node ``m<k>`` after an if or a loop that may run no iteration, for a buffer that more
-  than ``MERGED_WRITERS`` sites may have written last: edges from them to it, and from it to the
-  readers after (the edges from every writer to every reader grow with the square of a chain of
-  such statements);
+- a merge node ``m<k>`` after an if or a loop that may run no iteration, or after a write (or an
+  assemble's copy) that may replace no writer (through a view of rows not known, to a name that
+  may be several views), for a buffer that more than ``MERGED_WRITERS`` sites may have written
+  last: edges from them to it, and from it to the readers after (the edges from every writer to
+  every reader grow with the square of a chain of such statements);
 - explicit edges from the submit sites whose TaskId a ``deps=`` entry may hold, by the TaskId's
   flow through copies, carries, array slots and branch merges (from ``tid-bound`` on, by its C++
   storage), styled by author, with guards and array sizes where the stage has resolved them.
@@ -158,7 +159,7 @@ class _Flow:
     roots: _Layer  # tensor name -> the (buffer, box) views it may be (a frozenset; none: itself, whole)
     writers: _Layer  # buffer -> the (node, box) pairs: a node that may have written the box last
     tids: _Layer  # TaskId (storage) -> the nodes whose id it may hold
-    wide: list[str] = field(default_factory=list)  # buffers the last join left with many writers
+    wide: list[str] = field(default_factory=list)  # buffers the last join or weak write left with many writers
 
     def opened(self, merged: "tuple[dict, dict, dict] | None" = None) -> "_Flow":
         """A flow that starts as this one (with the entries of ``merged`` over it); writes to it
@@ -208,9 +209,10 @@ def _keys(*flows: _Flow) -> tuple[list, list, list]:
 
 EXACT_LOOP_DEPTH = 8
 # A buffer that more submit sites than this may have written last, after an if or a loop that may
-# run no iteration, is drawn through a merge node: one edge from each writer to it and one from it
-# to each later reader, where edges from every writer to every reader grew with the square of a
-# chain of such statements (a thousand optional writers of one buffer drew 500,000 edges).
+# run no iteration or after a write that may replace no writer, is drawn through a merge node: one
+# edge from each writer to it and one from it to each later reader, where edges from every writer
+# to every reader grew with the square of a chain of such statements (a thousand optional writers
+# of one buffer drew 500,000 edges; 96 writes of slices at row n, each read after, 9,300).
 MERGED_WRITERS = 8
 
 
@@ -221,13 +223,14 @@ class _Walker:
         self.graph = TaskGraph()
         self.flow = _Flow(_Layer(), _Layer(), _Layer())
         self.sites: dict[tuple, str] = {}
+        self.site_paths: dict[str, tuple] = {}  # node -> the path of its submit site
         self.barriers = 0  # barrier sites so far
         self.order: dict[str, int] = {}
         self.in_manual: set[str] = set()
         self.cluster_ids: dict[tuple, str] = {}
         self.handlers: dict[str, Callable] = {}  # production -> handler(stmt, path, cluster, manual)
         self.loop_depth = 0  # loops around the statement being walked
-        self.merges: dict[tuple, str] = {}  # (path of the if or loop, buffer) -> its merge node
+        self.merges: dict[tuple, str] = {}  # (path of the if, loop, task or copy, buffer) -> its merge node
         self.allocations = 0  # buffers allocated so far (``allocation``)
 
     def allocation(self, name: str) -> str:
@@ -245,13 +248,17 @@ class _Walker:
     def write(self, views: frozenset, node: str) -> None:
         """``node`` writes a name that may be any of ``views``: of the one view the name is, it is
         the last writer, in place of the writers of the rows the view surely covers; of each of
-        several, one more possible last writer."""
+        several, one more possible last writer. A write that may replace no writer (to one of
+        several views, or through a view of rows not known) and leaves a buffer more than
+        MERGED_WRITERS possible last writers puts the buffer in ``flow.wide``."""
         writers = self.flow.writers
         for root, box in views:
             earlier = writers.get(root, _NONE)
             if len(views) == 1:
                 earlier = frozenset(w for w in earlier if not _covers(box, w[1]))
-            writers[root] = earlier | {(node, None if box is _WHOLE else box)}
+            now = writers[root] = earlier | {(node, None if box is _WHOLE else box)}
+            if (len(views) > 1 or box is _PART) and len(now) > MERGED_WRITERS:
+                self.flow.wide.append(root)
 
     def writers_of(self, root: str, box) -> list[str]:
         """The nodes that may have written an element of ``box`` of buffer ``root`` last, sorted."""
@@ -273,6 +280,7 @@ class _Walker:
         node = f"b{self.barriers}" if barrier else f"t{number - self.barriers}"
         self.barriers += barrier
         self.sites[path] = node
+        self.site_paths[node] = path
         self.order[node] = number
         if manual:
             self.in_manual.add(node)
@@ -294,6 +302,8 @@ class _Walker:
         for name, direction in accesses:
             if direction in _WRITE:
                 self.write(self.roots_of(name), node)
+        if self.flow.wide:
+            self.merge_writers(self.site_paths[node], self.graph.nodes[node].cluster)
 
     def explicit_edges(self, node: str, sources, kind: str, label: str, guarded: bool, tooltip: str) -> None:
         for source in sorted(sources):
@@ -347,15 +357,16 @@ class _Walker:
         self.merge_writers(path, cluster)
 
     def merge_writers(self, path: tuple, cluster: str | None) -> None:
-        """After the if or loop at ``path``: each buffer with more than MERGED_WRITERS possible
-        last writers gets a merge node (``m<k>``, one per statement and buffer, the same on a loop
-        body's second walk), placed after the sites so far, with a data edge from each writer;
-        the node is then the buffer's one last writer, so every later reader still reaches each
-        of them (by a path of two edges)."""
-        for root in self.flow.wide:
-            writers = sorted({node for node, _ in self.flow.writers[root]})
+        """After the statement at ``path`` (an if, a loop, a task or copy that may replace no
+        writer): each buffer of ``flow.wide`` gets a merge node (``m<k>``, one per statement and
+        buffer, the same on a loop body's second walk), placed after the sites so far, with a
+        data edge from each of its possible last writers (but itself, reached around a back
+        edge); the node is then the buffer's one last writer, so every later reader still
+        reaches each of them (by a path of two edges)."""
+        for root in sorted(set(self.flow.wide)):
             key = (path, _shown(root))
             node = self.merges.get(key)
+            writers = sorted({writer for writer, _ in self.flow.writers[root]} - {node})
             if node is None:
                 node = self.merges[key] = f"m{len(self.merges)}"
                 self.order[node] = len(self.sites) - 0.5  # after the sites so far, before the next
@@ -430,6 +441,7 @@ class _ProgramWalker(_Walker):
             targets = self.flow.roots[name] = self.roots_of(value.target.name)
             if value.source._production == "Var":  # (a copy, before fuse_create_assemble_to_slice)
                 self.copy_into(targets, self.roots_of(value.source.name))
+                self.merge_writers(path, cluster)
         elif kind == "SliceTensor" and value.tensor._production == "Var":
             offsets = [_constant(e) for e in value.offset]
             extents = [None if value.clamp else _constant(e) for e in value.shape]
@@ -448,11 +460,14 @@ class _ProgramWalker(_Walker):
 
     def copy_into(self, targets: frozenset, sources: frozenset) -> None:
         """Rows of ``targets`` now hold what the last writers of ``sources`` wrote: each is one
-        more possible last writer of some part of them (a copy is no task)."""
+        more possible last writer of some part of them (a copy is no task); a target left more
+        than MERGED_WRITERS goes in ``flow.wide``."""
         copied = {(node, _PART) for root, box in sources for node in self.writers_of(root, box)}
         if copied:
             for target, _ in targets:
-                self.flow.writers[target] = self.flow.writers.get(target, _NONE) | copied
+                now = self.flow.writers[target] = self.flow.writers.get(target, _NONE) | copied
+                if len(now) > MERGED_WRITERS:
+                    self.flow.wide.append(target)
 
     def new_buffer(self, name: str) -> None:
         buffer = self.allocation(name)
@@ -636,19 +651,31 @@ def _accesses(stmt, kernel) -> list[tuple[str, ArgDir]]:
 
 
 def _written_arg(stmt, kernel, result_index: int) -> str | None:
-    """The argument a task's ``result_index``-th output aliases (the parameter it writes back)."""
+    """The argument whose buffer a task's ``result_index``-th output is, or None for a new tensor.
+
+    The rule of ``passes/kernels.py`` (``returned_params``, ``output_param_of_result``) and
+    ``materialize_result_buffers``: a result the kernel's return names as a parameter is that
+    parameter; another is the Out/InOut parameter in its place (the last results stand for the
+    written parameters, in order), unless another result names that parameter: then it is a new
+    tensor (an outlined block's result rebound from a name it reads, ``KOther``)."""
     if kernel is None:
         return None
     params = {p.name: i for i, p in enumerate(kernel.params)}
     ret = next((s for s in kernel.body if s._production == "KReturn"), None)
-    index = None
-    if ret is not None and result_index < len(ret.values):
-        value = ret.values[result_index]
-        if value._production == "Var" and value.name in params:
-            index = params[value.name]
+    returned: list[int | None] = []
+    for i in range(len(kernel.results)):
+        value = ret.values[i] if ret is not None and i < len(ret.values) else None
+        returned.append(params[value.name] if value is not None and value._production == "Var" and value.name in params else None)
+    written = [i for i, p in enumerate(kernel.params) if p.dir is not ParamDir.In]
+    if len(returned) == 1 and returned[0] is None and len(written) == 1:
+        returned[0] = written[0]
+    if result_index >= len(returned):
+        return None
+    index = returned[result_index]
     if index is None:
-        written = [i for i, p in enumerate(kernel.params) if p.dir is not ParamDir.In]
-        index = written[result_index] if result_index < len(written) else None
+        base = max(0, len(returned) - len(written))
+        if base <= result_index < base + len(written) and written[result_index - base] not in returned:
+            index = written[result_index - base]
     if index is None or index >= len(stmt.args) or stmt.args[index].value._production != "Var":
         return None
     return stmt.args[index].value.name

@@ -9,6 +9,7 @@ and the semantic checks of issue 7: traces (``trace``), the reference and emissi
 behind ``--dump-all``'s instance graphs and hazards (``instances``), the program generators
 (``gen_programs`` with ``gen_shapes``, and the bounded-exhaustive ``enumerate_programs``), the
 checks every generated program must pass (``properties``), the fuzzing tool (``fuzz_deps``) and
-the switch for the shapes today's compiler gets wrong (``pending``); besides, the compile-time
+the switch for the shapes today's compiler gets wrong (``pending``), the static task graph's
+oracle (``task_graph_oracle``) and its sweep over generated programs (``graph_sweep``); besides, the compile-time
 benchmark (``bench``) and the README's pictures (``tutorial_images``).
 """

@@ -236,12 +236,16 @@ def _hazard_pairs(trace: Trace, runtime: Model, nodes: list[int]) -> set[tuple[i
     }
 
 
-def written_program(surface_program, options: dict | None = None):
+def written_program(surface_program, options: dict | None = None, loop_allocations_placed: bool = True):
     """The program as written, in the ``directed`` language: the pipeline's passes up to its first
     ``directed`` stage, without the ones that place a tensor in another's buffer: an assemble's
     source inside its target (so each ``pl.assemble`` is still the copy it means;
     ``interpret(..., copies=True)`` runs it) and a returned output parameter's create in the
-    parameter (the create is still a new buffer)."""
+    parameter (the create is still a new buffer). Without ``loop_allocations_placed``, also
+    without ``place_loop_allocations_before_scopes``: an allocation in a loop in a ``with`` block
+    is then a new buffer on every run, as written, where placed before the block the runs share
+    one (or rotate a few); the interpreters free no buffer at a scope's end, so such a run is
+    still whole."""
     from nanopass.languages import DIRECTED
     from nanopass.passes.pipeline import PASSES
     from nanopass.pipeline import Pipeline, PipelineError
@@ -249,6 +253,8 @@ def written_program(surface_program, options: dict | None = None):
 
     end = next(i for i, p in enumerate(PASSES) if p.target is DIRECTED)
     placing = ("fuse_create_assemble_to_slice", "place_returned_creates_in_output_params")
+    if not loop_allocations_placed:
+        placing += ("place_loop_allocations_before_scopes",)
     passes = [p for p in PASSES[: end + 1] if p.name not in placing]
     try:
         return Pipeline(passes).run(surface_program, PassContext(options=dict(options or {})))[-1].tree

@@ -21,6 +21,14 @@ Not orderings here: creator retention (a reader of a tensor waits for its creato
 wrote it, so it is the last writer unless a later writer is, which waits for it in turn), and
 the TensorMap entries of older producers that a later partial write does not cover (the runtime
 orders after those too; the last writer of each element is what the program needs).
+
+``violations(stages, program, value_sets)`` checks a compiled program's stages this way:
+the surface program (its truth is the run of the program as written, ``written_program``, every
+allocation a new buffer each time it runs and each kernel slot read by its declared direction),
+the first ``directed`` stage, the stage after ``order_write_after_read``, the stage after
+``resolve_dep_edges`` and the emission unit; each graph with merge nodes as shipped, everywhere
+(``MERGED_WRITERS`` 1) and nowhere (10**9). ``python -m nanopass.tools.graph_sweep`` runs it on
+generated programs; ``tests/test_task_graph_oracle.py`` on the examples and chosen seeds.
 """
 
 from __future__ import annotations
@@ -179,3 +187,52 @@ def missing_orderings(graph, orderings: dict[tuple, Ordering]) -> list[Ordering]
         if dst not in shown:
             missing.append(ordering)
     return missing
+
+
+CHECKED_STAGES = ("derive_call_directions", "order_write_after_read", "resolve_dep_edges", "lower_to_emission")
+MERGE_SETTINGS = (None, 1, 10**9)  # MERGED_WRITERS: as shipped, merge nodes everywhere, never
+
+
+def violations(stages, program, value_sets, options=None, surface_stage: bool = True) -> list[str]:
+    """One line per ordering a run of ``program`` needs that a checked stage's graph does not show
+    (under any of ``MERGE_SETTINGS``); without ``surface_stage``, the stages after the front end's
+    alone. The surface stage's truth is the program as written, its kernels' declarations those
+    of the program as written too (an outlined block's result is an ``Out`` parameter there,
+    ``materialize_result_buffers``)."""
+    from nanopass.api import surface_of
+    from nanopass.printer import dot
+    from nanopass.tools.check import kernel_directions, program_inputs, trace_of, written_program
+    from nanopass.tools.interpret_ssa import interpret
+
+    surface = surface_of(program)
+    written = written_program(stages[0].tree, options, loop_allocations_placed=False) if surface_stage else None
+    declared = kernel_directions(written) if surface_stage else None
+    by_name = {stage.name: stage for stage in stages}
+    found = []
+    for values in value_sets:
+        inputs = program_inputs(surface, values)
+        runs = [("parse_dsl", stages[0].tree, interpret(written, inputs, copies=True), declared)] if surface_stage else []
+        runs += [(name, by_name[name].tree, trace_of(by_name[name], inputs), None) for name in CHECKED_STAGES]
+        for name, tree, trace, directions in runs:
+            orderings = required_orderings(trace, directions)
+            for merged in MERGE_SETTINGS:
+                saved = dot.MERGED_WRITERS
+                if merged is not None:
+                    dot.MERGED_WRITERS = merged
+                try:
+                    graph = dot.static_graph(tree)
+                finally:
+                    dot.MERGED_WRITERS = saved
+                same_sites(name, graph, trace)
+                for missing in missing_orderings(graph, orderings):
+                    found.append(f"{name} {values} MERGED_WRITERS={merged}: {missing}")
+    return found
+
+
+def same_sites(stage: str, graph, trace) -> None:
+    """Every task of the run names a node of the graph that is its kernel's (or a barrier)."""
+    for task in trace.tasks():
+        node = graph.nodes.get(task.site)
+        assert node is not None, f"{stage}: task {task.id} names no node ({task.site!r})"
+        if task.kind == "kernel" and task.kernel is not None:  # (an outlined block's task may name none)
+            assert node.label.startswith(f"{task.site}: {task.kernel}"), (stage, node.label, task)
