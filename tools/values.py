@@ -161,6 +161,19 @@ def _observe(trace: Trace, kinds: list[tuple[str, ...]] | None, finals: tuple[tu
             return ("entry", buf.slot, flat)
         return ("fill", buf.init) if buf.init is not None else UNDEFINED
 
+    def versions(buffer: str, flats: tuple[int, ...]) -> tuple[tuple, ...]:
+        """``version`` of each of ``flats``; an element read before any write gets its initial
+        version in ``memory`` (what ``version`` would give it until a write), so that the next
+        read of it is a plain look-up."""
+        held = memory[buffer]
+        found = tuple(map(held.get, flats))
+        if None in found:
+            for flat in flats:
+                if flat not in held:
+                    held[flat] = version(buffer, flat)
+            found = tuple(map(held.get, flats))
+        return found
+
     def label(buffer: str) -> str:
         buf = trace.buffers[buffer]
         name = buf.label or buffer
@@ -181,7 +194,7 @@ def _observe(trace: Trace, kinds: list[tuple[str, ...]] | None, finals: tuple[tu
                     indices, flats = _elements(arg.view)
                     yield Read(
                         ("task", tasks, slot), f"task {tasks} ({event.kernel or 'kernel'}){at}, slot {slot},",
-                        label(arg.view.buffer), indices, tuple(version(arg.view.buffer, flat) for flat in flats),
+                        label(arg.view.buffer), indices, versions(arg.view.buffer, flats),
                     )
             for slot, arg in enumerate(event.tensors):
                 if slot_tags[slot] in WRITES:
@@ -208,7 +221,7 @@ def _observe(trace: Trace, kinds: list[tuple[str, ...]] | None, finals: tuple[tu
             indices, flats = _elements(view)
             yield Read(
                 ("final", name), "the end of the program", f"output parameter {name}", indices,
-                tuple(version(view.buffer, flat) for flat in flats),
+                versions(view.buffer, flats),
             )
 
 
