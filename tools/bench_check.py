@@ -43,6 +43,7 @@ class Phases:
     def __init__(self):
         self.rows: list[dict] = []
         self.open: list[dict] = []
+        self.wrapped: list[tuple] = []  # (module, attribute, original)
 
     def _fold_high_water(self) -> None:
         high = _high_water_kb()
@@ -72,7 +73,14 @@ class Phases:
             with self.phase(name_of(*args, **kwargs)):
                 return original(*args, **kwargs)
 
+        self.wrapped.append((module, attribute, original))
         setattr(module, attribute, timed)
+
+    def unwrap(self) -> None:
+        """Put back every function ``wrap`` replaced."""
+        while self.wrapped:
+            module, attribute, original = self.wrapped.pop()
+            setattr(module, attribute, original)
 
 
 def measure(shape: str, size: int, values: dict[str, str]) -> dict:
@@ -93,18 +101,21 @@ def measure(shape: str, size: int, values: dict[str, str]) -> dict:
     phases.wrap(check, "written_program", lambda *args, **kw: "compile the program as written")
     phases.wrap(check, "compare_values", lambda *args, **kw: "compare values")
     total_start = time.process_time()
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, f"{shape}{size}.py")
-        with open(path, "w") as handle:
-            handle.write(source_of(shape, size))
-        with phases.phase("compile"):
-            program = load_programs(path)[0]
-            stages = run_pipeline(program)
-    surface = surface_of(program, None)
-    with phases.phase("check"):
-        result = check.check_stages(stages, check.program_inputs(surface, values))
-        with phases.phase("report lines"):
-            result.lines()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, f"{shape}{size}.py")
+            with open(path, "w") as handle:
+                handle.write(source_of(shape, size))
+            with phases.phase("compile"):
+                program = load_programs(path)[0]
+                stages = run_pipeline(program)
+        surface = surface_of(program, None)
+        with phases.phase("check"):
+            result = check.check_stages(stages, check.program_inputs(surface, values))
+            with phases.phase("report lines"):
+                result.lines()
+    finally:
+        phases.unwrap()
     total = time.process_time() - total_start
     return {"shape": shape, "size": size, "phases": phases.rows, "seconds": total,
             "peak_kb": max(row["peak_kb"] for row in phases.rows), "tasks": len(result.reference.tasks()),
