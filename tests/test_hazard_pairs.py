@@ -67,3 +67,12 @@ def test_hazards_are_the_pairwise_definitions(program, seed):
     runtime = model(trace)
     assert find_hazards(trace, runtime) == pairwise(trace, runtime)
     assert find_hazards(trace, unordered=True) == pairwise(trace, None)
+    # ``among``: the hazards of the pairs it names, exactly as the full result has them
+    for ordering in (runtime, None):
+        full = find_hazards(trace, ordering, unordered=ordering is None)
+        chosen = {(h.first, h.second) for h in full if rng.random() < 0.5}
+        among: dict[int, int] = {}
+        for first, second in chosen:
+            among[second] = among.get(second, 0) | 1 << first
+        assert find_hazards(trace, ordering, unordered=ordering is None, among=among) == [
+            h for h in full if (h.first, h.second) in chosen]

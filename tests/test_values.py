@@ -181,3 +181,28 @@ def test_kernel_directions_are_the_tensor_parameters_declared_directions():
     # scale_rows(src, factor: Scalar, dst: Out), reduce_cols(flat, square, dst: Out)
     assert directions["scale_rows"] == ("In", "Out")
     assert directions["reduce_cols"] == ("In", "In", "Out")
+
+
+def test_reads_are_matched_by_key_whatever_order_the_emitted_program_makes_them_in():
+    # The emitted program makes its host read of line 9 before task 2 (the reads are drawn from
+    # the program as written past task 2's to find it), drops the read of line 3 and adds one at
+    # line 11: one mismatch for the moved read, one for the added, none for the tasks' reads.
+    def traced(host_reads_before: list[int], host_reads_after: list[int]) -> Trace:
+        t = Traced()
+        t.task((whole("x"), "INPUT"), (Traced.view("big", 0), "OUTPUT_EXISTING"))  # task 0
+        for line in host_reads_before:
+            t.trace.events.append(HostRead(whole("x"), (1, 1), 0, line=line))
+        t.task((Traced.view("big", 0), "INPUT"), (whole("x"), "INOUT"))  # task 1
+        for line in host_reads_after:
+            t.trace.events.append(HostRead(whole("x"), (1, 1), 0, line=line))
+        t.task((Traced.view("big", 0), "INPUT"), (whole("part"), "OUTPUT_EXISTING"))  # task 2
+        return t.trace
+
+    written = traced([3], [9])
+    emitted = traced([9], [11])
+    mismatches = compare_values(written, emitted)
+    assert [(m.read.key, m.written, m.emitted) for m in mismatches] == [
+        (("get", 9, 0), ("task", 1, 1, (1, 1)), ("entry", 0, 5)),
+        (("get", 11, 0), ("absent",), ("task", 1, 1, (1, 1))),
+    ]
+    assert compare_values(written, written) == []

@@ -80,10 +80,15 @@ def independent(a, b) -> bool:
     return any(loop in iterations and iterations[loop] != it for loop, it in getattr(b, "par", ()))
 
 
-def find_hazards(trace: Trace, runtime: Model | None = None, *, unordered: bool = False) -> list[Hazard]:
+def find_hazards(
+    trace: Trace, runtime: Model | None = None, *, unordered: bool = False, among: dict[int, int] | None = None
+) -> list[Hazard]:
     """Every unordered conflicting pair (waived ones included, with their reason), in order.
 
-    With ``unordered``, every conflicting pair, as if the runtime ordered nothing.
+    With ``unordered``, every conflicting pair, as if the runtime ordered nothing. With ``among``
+    (the later node's event index -> a bitset of event indices of earlier nodes), only the pairs
+    it names: those of the full result whose nodes it pairs (a pair's hazard is chosen among
+    the accesses of its own two nodes only).
 
     Per buffer, the earlier accesses are filed by box, each box with a bitset of the events that
     read it and of those that write it; a later access takes the union over the boxes it
@@ -109,6 +114,8 @@ def find_hazards(trace: Trace, runtime: Model | None = None, *, unordered: bool 
                     near.append(filed)
                     candidates |= filed.any if b.write else filed.writes
             candidates &= ~(1 << b.event)
+            if among is not None:
+                candidates &= among.get(b.event, 0)
             if runtime is not None and candidates:
                 candidates &= ~runtime.ordered_before(b.event)
             while candidates:

@@ -37,6 +37,7 @@ that is no box (docs/decisions.md, "regions of views that are no box").
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .trace import Alloc, Box, HostRead, HostWrite, ScopeBegin, ScopeEnd, Task, Trace, covers, element_box, overlaps, region
@@ -54,19 +55,86 @@ class Model:
     trace: Trace
     nodes: list[int] = field(default_factory=list)
     edges: list[Edge] = field(default_factory=list)
-    reach: dict[int, int] = field(default_factory=dict)  # node -> bitset of nodes that finish before it starts
+    # node -> the nodes that finish before it starts, as (floor, rest): every event index below
+    # ``floor``, and ``floor + j`` for every bit j of ``rest`` (``Reach``); ``floor`` is as high as
+    # it can be (``_normalised``), so that a chain of n nodes costs O(n) bits, not O(n^2)
+    closure: dict[int, tuple[int, int]] = field(default_factory=dict)
     # creator and TensorMap edges whose pair an explicit dependency also names (``edges`` records
     # such a pair once, as explicit): with ``edges``, every edge the runtime makes by itself
     shadowed: list[Edge] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    _node_bits: int | None = field(default=None, repr=False, compare=False)
 
     def ordered(self, first: int, second: int) -> bool:
         """Does node ``first`` finish before node ``second`` starts, whatever the schedule?"""
-        return bool(self.ordered_before(second) >> first & 1)
+        floor, rest = self.closure[second]
+        return first < floor and first in self.closure or first >= floor and bool(rest >> (first - floor) & 1)
 
     def ordered_before(self, second: int) -> int:
         """The nodes that finish before node ``second`` starts, as a bitset of event indices."""
-        return self.reach[second]
+        floor, rest = self.closure[second]
+        return ((1 << floor) - 1 | rest << floor) & self.node_bits()
+
+    def node_bits(self) -> int:
+        """Every node, as a bitset of event indices."""
+        if self._node_bits is None:
+            bits = bytearray((len(self.trace.events) + 8) // 8)
+            for index in self.nodes:
+                bits[index >> 3] |= 1 << (index & 7)
+            self._node_bits = int.from_bytes(bits, "little")
+        return self._node_bits
+
+    @property
+    def reach(self) -> "Reach":
+        """Node -> ``ordered_before(node)``, made on each look-up."""
+        return Reach(self)
+
+
+class Reach(Mapping):
+    """A model's closure as a mapping from node to the bitset of event indices ordered before it
+    (``Model.ordered_before``); each look-up makes its bitset, none is kept."""
+
+    def __init__(self, runtime: Model):
+        self.runtime = runtime
+
+    def __getitem__(self, node: int) -> int:
+        return self.runtime.ordered_before(node)
+
+    def __iter__(self):
+        return iter(self.runtime.nodes)
+
+    def __len__(self) -> int:
+        return len(self.runtime.nodes)
+
+
+def union(sets, singles, nodes_from) -> tuple[int, int]:
+    """The union of ``sets`` ((floor, rest) pairs) and the event indices ``singles``, normalised
+    (``normalised``) over the events from which on ``nodes_from`` says where the next node is."""
+    floor = max((f for f, _ in sets), default=0)
+    rest = 0
+    for f, r in sets:
+        rest |= r >> (floor - f)
+    for single in singles:
+        if single >= floor:
+            rest |= 1 << (single - floor)
+    return normalised(floor, rest, nodes_from)
+
+
+def normalised(floor: int, rest: int, nodes_from) -> tuple[int, int]:
+    """(floor, rest) raised past every event that is in ``rest`` or is no node: afterwards the
+    event at ``floor`` is a node that is not in the set (or the trace has no node there).
+    ``nodes_from[e]``: the first node at event index ``e`` or later (``len(nodes_from) - 1`` past
+    the last)."""
+    while True:
+        skip = nodes_from[min(floor, len(nodes_from) - 1)] - floor
+        if skip > 0:
+            floor += skip
+            rest >>= skip
+        if not rest & 1:
+            return floor, rest
+        ones = (~rest & (rest + 1)).bit_length() - 1  # the run of set bits at the bottom
+        floor += ones
+        rest >>= ones
 
 
 class ModelError(Exception):
@@ -151,7 +219,8 @@ class _Builder:
         self.submitted: list[list[int]] = []  # per open scope: the tasks submitted in it
         self.retirable: set[int] = set()  # tasks whose scope has ended: they may have retired
         self.dead: dict[str, int] = {}  # buffer -> event index of the scope end that released it
-        self.host = 0  # nodes every later node comes after (host accesses and what they waited for)
+        self.host = (0, 0)  # nodes every later node comes after (host accesses and what they waited for)
+        self.nodes_from = _nodes_from(trace.events)
         self.warned: set[tuple[str, int]] = set()
 
     def build(self) -> Model:
@@ -179,14 +248,13 @@ class _Builder:
 
     def node(self, index: int, preds: dict[int, str]) -> None:
         """Add node ``index`` waiting for ``preds`` (node -> reason)."""
-        reach = self.host
+        closure = self.out.closure
         for pred, reason in sorted(preds.items()):
-            reach |= self.out.reach[pred] | (1 << pred)
             self.out.edges.append(Edge(pred, index, reason))
             if pred not in self.retirable:
                 self.consumers.setdefault(pred, set()).add(index)
         self.out.nodes.append(index)
-        self.out.reach[index] = reach
+        closure[index] = union([self.host] + [closure[pred] for pred in preds], preds, self.nodes_from)
 
     def entries(self, buffer: str) -> _Entries:
         found = self.tensormap.get(buffer)
@@ -252,7 +320,7 @@ class _Builder:
                 for consumer in self.consumers.get(producer, ()):
                     preds.setdefault(consumer, "host")
         self.node(index, preds)
-        self.host |= self.out.reach[index] | (1 << index)
+        self.host = union([self.host, self.out.closure[index]], [index], self.nodes_from)
 
     def check_alive(self, buffer: str, index: int, event) -> None:
         ended = self.dead.get(buffer)
@@ -266,3 +334,12 @@ class _Builder:
             f"{what}{line} uses buffer {buffer}{f' ({label})' if label else ''} after the runtime scope that "
             f"allocated it ended (event {ended}): the runtime may already have reclaimed it"
         )
+
+
+def _nodes_from(events) -> list[int]:
+    """Event index -> the first event index at or after it that is a node (an allocation, a task,
+    a host access), ``len(events)`` past the last; one more entry, for ``len(events)`` itself."""
+    out = [len(events)] * (len(events) + 1)
+    for index in range(len(events) - 1, -1, -1):
+        out[index] = index if isinstance(events[index], (Alloc, Task, HostRead, HostWrite)) else out[index + 1]
+    return out

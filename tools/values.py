@@ -44,7 +44,9 @@ element is replayed once: linear in the trace's elements and the parameters' siz
 
 from __future__ import annotations
 
+import functools
 import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .trace import Copy, HostRead, HostWrite, Task, Trace, View, row_major_strides
@@ -100,10 +102,16 @@ def describe(version: tuple) -> str:
 
 def positions(view: View) -> list[tuple[tuple[int, ...], int]]:
     """(view index, flat offset in the buffer) of every element of a view, row-major."""
-    out = []
-    for index in itertools.product(*(range(extent) for extent in view.shape)):
-        out.append((index, view.offset + sum(i * s for i, s in zip(index, view.strides))))
-    return out
+    indices, flats = _elements(view)
+    return list(zip(indices, flats))
+
+
+@functools.lru_cache(maxsize=4096)
+def _elements(view: View) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """``positions(view)`` as (the view indices, the flat offsets), made once per view (a program
+    reads and writes the same few views many times; the index tuples are then shared)."""
+    indices = tuple(itertools.product(*(range(extent) for extent in view.shape)))
+    return indices, tuple(view.offset + sum(i * s for i, s in zip(index, view.strides)) for index in indices)
 
 
 def tags(trace: Trace, directions: dict[str, tuple[str, ...]] | None = None) -> list[tuple[str, ...]]:
@@ -137,6 +145,11 @@ def observations(
     does with its argument, not how the runtime tracks it). With ``finals`` ((parameter name,
     view)), the end of the program reads every element of each view, keyed ``("final", name)``
     (``final_views``), last; a trace that went fatal has no end."""
+    return list(_observe(trace, kinds, finals))
+
+
+def _observe(trace: Trace, kinds: list[tuple[str, ...]] | None, finals: tuple[tuple[str, View], ...]) -> Iterator[Read]:
+    """``observations``, one read at a time: a caller that compares and drops each holds none."""
     memory: dict[str, dict[int, tuple]] = {name: {} for name in trace.buffers}
 
     def version(buffer: str, flat: int) -> tuple:
@@ -148,12 +161,24 @@ def observations(
             return ("entry", buf.slot, flat)
         return ("fill", buf.init) if buf.init is not None else UNDEFINED
 
+    def versions(buffer: str, flats: tuple[int, ...]) -> tuple[tuple, ...]:
+        """``version`` of each of ``flats``; an element read before any write gets its initial
+        version in ``memory`` (what ``version`` would give it until a write), so that the next
+        read of it is a plain look-up."""
+        held = memory[buffer]
+        found = tuple(map(held.get, flats))
+        if None in found:
+            for flat in flats:
+                if flat not in held:
+                    held[flat] = version(buffer, flat)
+            found = tuple(map(held.get, flats))
+        return found
+
     def label(buffer: str) -> str:
         buf = trace.buffers[buffer]
         name = buf.label or buffer
         return f"{name} (entry tensor {buf.slot})" if buf.origin == "entry" else name
 
-    reads: list[Read] = []
     tasks = host_writes = 0
     host_reads: dict[int | None, int] = {}
     waits: set[str] = set()  # buffers a dummy task creates: a compiled host wait reads one, for its wait only
@@ -166,16 +191,15 @@ def observations(
             slot_tags = kinds[tasks] if kinds is not None else tuple(arg.tag for arg in event.tensors)
             for slot, arg in enumerate(event.tensors):
                 if slot_tags[slot] in READS:
-                    elements = positions(arg.view)
-                    reads.append(Read(
+                    indices, flats = _elements(arg.view)
+                    yield Read(
                         ("task", tasks, slot), f"task {tasks} ({event.kernel or 'kernel'}){at}, slot {slot},",
-                        label(arg.view.buffer), tuple(p for p, _ in elements),
-                        tuple(version(arg.view.buffer, flat) for _, flat in elements),
-                    ))
+                        label(arg.view.buffer), indices, versions(arg.view.buffer, flats),
+                    )
             for slot, arg in enumerate(event.tensors):
                 if slot_tags[slot] in WRITES:
-                    for index, flat in positions(arg.view):
-                        memory[arg.view.buffer][flat] = ("task", tasks, slot, index)
+                    indices, flats = _elements(arg.view)
+                    memory[arg.view.buffer].update(zip(flats, [("task", tasks, slot, index) for index in indices]))
             tasks += 1
         elif isinstance(event, HostWrite):
             [(_, flat)] = positions(_element(event.view, event.index))
@@ -186,20 +210,19 @@ def observations(
             host_reads[event.line] = occurrence + 1
             [(_, flat)] = positions(_element(event.view, event.index))
             at = f" at line {event.line}" if event.line else ""
-            reads.append(Read(("get", event.line, occurrence), f"host read{at} (run {occurrence})",
-                              label(event.view.buffer), (tuple(event.index),), (version(event.view.buffer, flat),)))
+            yield Read(("get", event.line, occurrence), f"host read{at} (run {occurrence})",
+                       label(event.view.buffer), (tuple(event.index),), (version(event.view.buffer, flat),))
         elif isinstance(event, Copy):
             source = [version(event.source.buffer, flat) for _, flat in positions(event.source)]
             for (_, flat), value in zip(positions(event.target), source):
                 memory[event.target.buffer][flat] = value
     if trace.fatal() is None:
         for name, view in finals:
-            elements = positions(view)
-            reads.append(Read(
-                ("final", name), "the end of the program", f"output parameter {name}", tuple(p for p, _ in elements),
-                tuple(version(view.buffer, flat) for _, flat in elements),
-            ))
-    return reads
+            indices, flats = _elements(view)
+            yield Read(
+                ("final", name), "the end of the program", f"output parameter {name}", indices,
+                versions(view.buffer, flats),
+            )
 
 
 def final_views(trace: Trace, outputs: dict[int, str], returned: bool = False) -> tuple[tuple[str, View], ...]:
@@ -255,9 +278,9 @@ def compare_values(
     if [len(k) for k in kinds] != [len(k) for k in tags(emitted)]:
         raise ValueError("the traces do not run the same kernel tasks with the same slots")
     outputs = outputs or {}
-    mine = {read.key: read for read in observations(written, kinds, final_views(written, outputs, returned=True))}
+    mine = _Counterparts(_observe(written, kinds, final_views(written, outputs, returned=True)))
     out = []
-    for read in observations(emitted, kinds, final_views(emitted, outputs)):
+    for read in _observe(emitted, kinds, final_views(emitted, outputs)):
         theirs = mine.get(read.key)
         if theirs is None:
             out.append(Mismatch(read, (), ("absent",), read.versions[0] if read.versions else UNDEFINED))
@@ -267,11 +290,34 @@ def compare_values(
                     f"written one of shape {_shape(theirs.positions)} of {theirs.buffer}")
             out.append(Mismatch(theirs, (), UNDEFINED, UNDEFINED, text))
             continue
+        if read.versions == theirs.versions:
+            continue
         for position, want, got in zip(theirs.positions, theirs.versions, read.versions):
             if want != UNDEFINED and want != got:
                 out.append(Mismatch(theirs, position, want, got))
                 break
     return out + _new_aliases(written, emitted, kinds)
+
+
+class _Counterparts:
+    """The reads of the program as written, looked up by key as the emitted program's reads come:
+    both traces make their reads in nearly the same order, so the reads are drawn from the
+    program as written only as far as the key asked for, and each is dropped once matched (the
+    ones drawn past on the way wait in ``waiting``)."""
+
+    def __init__(self, reads: Iterator[Read]):
+        self.reads = reads
+        self.waiting: dict[tuple, Read] = {}
+
+    def get(self, key: tuple) -> Read | None:
+        found = self.waiting.pop(key, None)
+        if found is not None:
+            return found
+        for read in self.reads:
+            if read.key == key:
+                return read
+            self.waiting[read.key] = read
+        return None
 
 
 def _new_aliases(written: Trace, emitted: Trace, kinds: list[tuple[str, ...]]) -> list[Mismatch]:
