@@ -97,8 +97,19 @@ class FuseCreateAssembleToSlice(Pass):
     rows it is placed in from that write on (``rows_unused_from``). An assemble whose rows nothing
     reads before they are overwritten (``assembled_rows.dead_assembles``: its target is never
     read, or a later assemble of the same block fills the same rows first) is dropped first: it
-    places nothing. Afterwards no ``AssembleTensor`` is left, and every read observes what it
-    observed with the copy. What reads which rows is ``assembled_rows``' analysis; this pass
+    places nothing. A source that may be one of several creates (``storage_map``'s roots, whole
+    buffers) is one view only where no run needs two of their values at once. Each create of such
+    a set must meet what a single create must (its rows unused from its creation to the assemble,
+    a fill overwritten first, the uses after the assemble seeing the copy), and no two may both
+    be made in one run: then the one made later, a view of the same rows, would write the bytes
+    the earlier one's value is in. Creates at the top of the two branches of one ``if`` are such
+    a pair: every run makes exactly one of them. Of the same shape, dtype, fill and tracking, the
+    shape read from names bound before the ``if``, they are one buffer made before the ``if``
+    (``share_exclusive_creates``: the program, each assemble a copy, observes the same values),
+    which is then placed, or refused, as a single create: every path's statements from the ``if``
+    on are between it and the assemble. Other sets (a create that a branch replaces by a second,
+    two made in a row, creates in loops) stay refused, the message saying which. Afterwards no
+    ``AssembleTensor`` is left, and every read observes what it observed with the copy. What reads which rows is ``assembled_rows``' analysis; this pass
     rewrites by it and refuses what it cannot prove invisible.
     """
 
@@ -125,6 +136,13 @@ class FuseCreateAssembleToSlice(Pass):
             func = func.replace(body=drop_assembles(func.body, dead))
             self.analyse(func)
             self.fills = {}
+        while True:  # (one pair a round: an elif chain's creates are shared from the innermost out)
+            shared = self.share_exclusive_creates(func)
+            if shared is None:
+                break
+            func = shared
+            self.analyse(func)
+            self.fills = {}
         self.placed: dict[str, Placement] = {}  # source -> where it was placed
         self.sliced: dict[str, tuple] = {}  # source -> (base, shape, offset) of the slice its create became
         self.by_branch = False  # whether a source was placed by an ``if`` (``place_by_branch``)
@@ -139,6 +157,53 @@ class FuseCreateAssembleToSlice(Pass):
             places, sliced, holders = self.places, self.sliced, self.aliases_of
             kept(storage_map, (out.orch, *self.kernels.values()), lambda: storage_with_slices(places, sliced, holders))
         return out
+
+    def share_exclusive_creates(self, func):
+        """``func`` with one pair of creates shared (``_exclusive_creates``) among those an
+        assemble's source may be (``storage_map``'s roots, all whole buffers made by
+        ``pl.create_tensor``), or None when no such source has such a pair. The create of the
+        ``then`` branch moves to just before the ``if``; the ``else`` branch's becomes a copy of it.
+        Every run makes exactly one of the two, and nothing refers to it before it is made (a name
+        bound in a branch is read only after its binding in that branch, or through the ``if``'s
+        results), so the program, each assemble a copy, observes the same values: a fresh buffer
+        of the same shape, dtype and fill, made a little earlier in the same block."""
+        sets = []
+        for stmt in iter_stmts(func.body):
+            if stmt._production != "Let" or stmt.value._production != "AssembleTensor":
+                continue
+            source = stmt.value.source
+            held = self.places.get(source.name, ()) if source._production == "Var" else ()
+            roots = {root for root, _ in held}
+            if len(roots) > 1 and roots <= self.creates.keys() and all(region is FULL for _, region in held):
+                sets.append(roots)
+        if not sets:
+            return None
+        found = None
+
+        def rewrite(stmts) -> tuple:
+            nonlocal found
+            out = []
+            for stmt in stmts:
+                if found is None and stmt._production in BODY_FIELDS:
+                    stmt = stmt.replace(**{f: rewrite(getattr(stmt, f)) for f in BODY_FIELDS[stmt._production]})
+                if found is None and stmt._production == "If":
+                    found = _exclusive_creates(stmt, sets)
+                    if found is not None:
+                        first, second = found
+                        out.append(first)
+                        copy = S.Let(second.var, S.Var(first.var.name, span=second.span), span=second.span)
+                        stmt = stmt.replace(
+                            then=tuple(s for s in stmt.then if s is not first),
+                            orelse=tuple(copy if s is second else s for s in stmt.orelse),
+                        )
+                out.append(stmt)
+            return tuple(out)
+
+        body = rewrite(func.body)
+        if found is None:
+            return None
+        self.creates.pop(found[1].var.name, None)  # (a copy of the first now)
+        return func.replace(body=body)
 
     def analyse(self, func) -> None:
         self.func = func
@@ -399,10 +464,21 @@ class FuseCreateAssembleToSlice(Pass):
         choices = ", ".join(described[:-1]) + " or " + described[-1] if len(described) > 1 else described[0]
         target = _base(let.value.target.name)
         if all(r in self.creates for r in roots):
+            if _in_both_branches(self.func.body, set(roots)):
+                why = (
+                    "they are made in the two branches of an if, but differ in shape, dtype or fill (or their shape "
+                    "reads a name the if binds), so no one buffer can stand for both"
+                )
+            else:
+                why = (
+                    "two of them may both be made in one run (only creates at the top of the two branches of one if, "
+                    "which no run makes both, share the rows), and as views of the same rows the later one's writes "
+                    "would go to the bytes the earlier one holds"
+                )
             return UserError(
                 f"pl.assemble needs a source made by pl.create_tensor, the same one on every path; '{_base(source)}' may "
-                f"be {choices} here: each create is a buffer of its own, and a source is made a view of the rows of '{target}' "
-                "from its creation on, which only one of them can be (the runtime cannot copy the other there)",
+                f"be {choices} here: each create is a buffer of its own, and a source is made a view of the rows of "
+                f"'{target}' from its creation on; {why} (the runtime cannot copy)",
                 let.span,
                 hint="make one pl.create_tensor before the paths part, let the tasks of each path write it, "
                 "and assemble that one",
@@ -1184,6 +1260,57 @@ def _target_missing(target: str, src: str, let) -> UserError:
 def _kind_names(levels: list) -> list[str]:
     """What the user calls the ``if``s and loops among the statements of ``levels`` (``_Frame``s)."""
     return ["if" if f.stmt._production == "If" else "pl.range loop" for f in levels if f.stmt._production != "Scope"]
+
+
+def _exclusive_creates(branch, sets: list) -> tuple | None:
+    """Two ``pl.create_tensor`` lets, one at the top of each branch of the ``if`` ``branch`` (each
+    runs exactly once when its branch runs, and no run takes both), both in one set of ``sets``
+    (the buffers an assemble's source may be), of the same shape, dtype, fill and tracking, the
+    shape and fill reading no name the ``if`` binds (the same values at both, and before the
+    ``if``): the ``then`` branch's and the ``else`` branch's; None when there are none."""
+    made = [
+        {s.var.name: s for s in body if s._production == "Let" and s.value._production == "CreateTensor"}
+        for body in (branch.then, branch.orelse)
+    ]
+    if not made[0] or not made[1]:
+        return None
+    bound = None
+    for roots in sets:
+        for a, first in made[0].items():
+            if a not in roots:
+                continue
+            for b, second in made[1].items():
+                if b not in roots or not _same_create(first.value, second.value):
+                    continue
+                if bound is None:
+                    bound = assigned_names([branch])
+                if not scalar_names([*first.value.shape, first.value.init]) & bound:
+                    return first, second
+    return None
+
+
+def _in_both_branches(stmts, roots: set[str]) -> bool:
+    """Whether an ``if`` in ``stmts`` (wherever nested) makes a create of ``roots`` at the top of
+    each of its branches."""
+    for stmt in iter_stmts(stmts):
+        if stmt._production == "If" and all(
+            any(s._production == "Let" and s.var.name in roots and s.value._production == "CreateTensor" for s in body)
+            for body in (stmt.then, stmt.orelse)
+        ):
+            return True
+    return False
+
+
+def _same_create(a, b) -> bool:
+    """Whether two ``CreateTensor`` values make buffers no read can tell apart: the same shape
+    (names and constants), dtype, tracking and fill (none, or the same literal or name)."""
+    if a.dtype != b.dtype or a.manual_dep != b.manual_dep or not same_exprs(a.shape, b.shape):
+        return False
+    if a.init is None or b.init is None:
+        return a.init is None and b.init is None
+    if a.init._production in ("Int", "Float") and a.init._production == b.init._production:
+        return a.init.value == b.init.value and a.init.dtype == b.init.dtype
+    return same_exprs([a.init], [b.init])
 
 
 def _create_chain(stmt, src: str) -> list | None:

@@ -329,8 +329,8 @@ SEVERAL = {
         return big
 """, 6, "pl.assemble needs a source made by pl.create_tensor, the same one on every path; 't' may be 't' "
         f"(the pl.create_tensor of line {LINE + 1}) or 't' (the pl.create_tensor of line {LINE + 4}) here: each "
-        "create is a buffer of its own, and a source is made a view of the rows of 'big' from its creation on, "
-        "which only one of them can be (the runtime cannot copy the other there)"),
+        "create is a buffer of its own, and a source is made a view of the rows of 'big' from its creation on; "
+        "two of them may both be made in one run"),
     "e_two_creates_of_two_names": ("""        t = pl.create_tensor([16, 16], dtype=pl.FP32)
         t = self.step(x, t)
         u = pl.create_tensor([16, 16], dtype=pl.FP32)
