@@ -10,7 +10,7 @@ from typing import NamedTuple
 from nanopass.errors import UserError
 from nanopass.languages import SSA
 from nanopass.languages.statements import kept
-from nanopass.languages.terms import BinOp, CmpOp, LoopKind, ParamDir, UnOp
+from nanopass.languages.terms import BinOp, CmpOp, LoopKind, ParamDir, ScopeMode, UnOp
 from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots, extend_buffer_roots
@@ -100,17 +100,22 @@ class FuseCreateAssembleToSlice(Pass):
     places nothing. A source that may be one of several creates (``storage_map``'s roots, whole
     buffers) is one view only where no run needs two of their values at once. Each create of such
     a set must meet what a single create must (its rows unused from its creation to the assemble,
-    a fill overwritten first, the uses after the assemble seeing the copy), and no two may both
-    be made in one run: then the one made later, a view of the same rows, would write the bytes
-    the earlier one's value is in. Creates at the top of the two branches of one ``if`` are such
-    a pair: every run makes exactly one of them. Of the same shape, dtype, fill and tracking, the
-    shape read from names bound before the ``if``, they are one buffer made before the ``if``
-    (``share_exclusive_creates``: the program, each assemble a copy, observes the same values),
-    which is then placed, or refused, as a single create: every path's statements from the ``if``
-    on are between it and the assemble. Other sets (a create that a branch replaces by a second,
-    two made in a row, creates in loops) stay refused, the message saying which. Afterwards no
-    ``AssembleTensor`` is left, and every read observes what it observed with the copy. What reads which rows is ``assembled_rows``' analysis; this pass
-    rewrites by it and refuses what it cannot prove invisible.
+    a fill overwritten first, the uses after the assemble seeing the copy), and the later of two
+    that one run makes, a view of the same rows, writes the bytes the earlier one's value is in:
+    sound only where nothing reads that value from then on. ``share_exclusive_creates`` makes a
+    pair one buffer where it proves that (the program, each assemble a copy, observes the same
+    values), and that buffer is then placed, or refused, as a single create: creates at the top
+    of the two branches of one ``if`` (every run makes exactly one; the same shape, dtype, fill
+    and tracking, the shape read before the ``if``) become one made before the ``if``; a create
+    before an ``if`` and one at the top of a branch of it (the same shape, dtype and tracking)
+    where the second is overwritten by a task's ``Out`` argument in its branch before anything
+    reads it, no name that may hold the first (a copy, view, task result or carry of it) has a
+    live use from the second's creation on, and no manual scope is around or in the branch (its
+    ``deps=`` know nothing of the sharing), the second becomes a copy of the first. Other sets
+    (two made in a row, creates in loops, the pairs above that fail a condition) stay refused,
+    the message saying which condition fails. Afterwards no ``AssembleTensor`` is left, and every
+    read observes what it observed with the copy. What reads which rows is ``assembled_rows``'
+    analysis; this pass rewrites by it and refuses what it cannot prove invisible.
     """
 
     name = "fuse_create_assemble_to_slice"
@@ -159,14 +164,17 @@ class FuseCreateAssembleToSlice(Pass):
         return out
 
     def share_exclusive_creates(self, func):
-        """``func`` with one pair of creates shared (``_exclusive_creates``) among those an
-        assemble's source may be (``storage_map``'s roots, all whole buffers made by
-        ``pl.create_tensor``), or None when no such source has such a pair. The create of the
-        ``then`` branch moves to just before the ``if``; the ``else`` branch's becomes a copy of it.
-        Every run makes exactly one of the two, and nothing refers to it before it is made (a name
-        bound in a branch is read only after its binding in that branch, or through the ``if``'s
-        results), so the program, each assemble a copy, observes the same values: a fresh buffer
-        of the same shape, dtype and fill, made a little earlier in the same block."""
+        """``func`` with one pair of creates made one buffer among those an assemble's source may
+        be (``storage_map``'s roots, all whole buffers made by ``pl.create_tensor``), or None when
+        no such source has such a pair. Either pair keeps every value the program observes, each
+        assemble a copy: a fresh buffer of the same shape and dtype stands for the one it replaces
+        where nothing can tell the two apart. A create at the top of each branch of one ``if``
+        (``_exclusive_creates``): every run makes exactly one, and nothing refers to it before it is
+        made, so the ``then`` branch's moves to just before the ``if`` and the ``else`` branch's
+        becomes a copy of it. A create before an ``if`` in its block and one at the top of a branch
+        of it that replaces it (``replaced_create``): the second becomes a copy of the first where
+        the first one's value is dead from the second's creation on and the second is overwritten
+        before anything reads it."""
         sets = []
         for stmt in iter_stmts(func.body):
             if stmt._production != "Let" or stmt.value._production != "AssembleTensor":
@@ -178,32 +186,107 @@ class FuseCreateAssembleToSlice(Pass):
                 sets.append(roots)
         if not sets:
             return None
-        found = None
+        found = self.find_shareable(func.body, sets, False)
+        if found is None:
+            return None
+        branch, first, second, hoist = found
+        copy = S.Let(second.var, S.Var(first.var.name, span=second.span), span=second.span)
 
         def rewrite(stmts) -> tuple:
-            nonlocal found
             out = []
             for stmt in stmts:
-                if found is None and stmt._production in BODY_FIELDS:
-                    stmt = stmt.replace(**{f: rewrite(getattr(stmt, f)) for f in BODY_FIELDS[stmt._production]})
-                if found is None and stmt._production == "If":
-                    found = _exclusive_creates(stmt, sets)
-                    if found is not None:
-                        first, second = found
+                if stmt is branch:
+                    if hoist:
                         out.append(first)
-                        copy = S.Let(second.var, S.Var(first.var.name, span=second.span), span=second.span)
-                        stmt = stmt.replace(
-                            then=tuple(s for s in stmt.then if s is not first),
-                            orelse=tuple(copy if s is second else s for s in stmt.orelse),
-                        )
+                    stmt = stmt.replace(**{
+                        field: tuple(copy if s is second else s for s in getattr(stmt, field) if not (hoist and s is first))
+                        for field in ("then", "orelse")
+                    })
+                elif stmt._production in BODY_FIELDS:
+                    stmt = stmt.replace(**{f: rewrite(getattr(stmt, f)) for f in BODY_FIELDS[stmt._production]})
                 out.append(stmt)
             return tuple(out)
 
-        body = rewrite(func.body)
-        if found is None:
+        self.creates.pop(second.var.name, None)  # (a copy of the first now)
+        return func.replace(body=rewrite(func.body))
+
+    def find_shareable(self, stmts, sets: list, manual: bool) -> tuple | None:
+        """The first ``if`` in ``stmts`` (wherever nested) with a pair of creates that one buffer can
+        stand for (``share_exclusive_creates``): ``(the if, the create kept, the one that becomes a
+        copy of it, whether the kept one moves before the if)``; None when there is none. In a
+        manual scope (``manual``) a create is replaced by none made earlier: the accesses to the two
+        buffers are ordered by the user's ``deps=``, which know nothing of them sharing one."""
+        for j, stmt in enumerate(stmts):
+            kind = stmt._production
+            if kind == "If":
+                pair = _exclusive_creates(stmt, sets)
+                if pair is not None:
+                    return stmt, *pair, True
+                pair = self.replaced_create(stmts, j, sets, manual)
+                if pair is not None:
+                    return stmt, *pair, False
+            inner = manual or (kind in ("Scope", "CompilerScope") and stmt.mode is ScopeMode.manual)
+            for field in BODY_FIELDS.get(kind, ()):
+                found = self.find_shareable(getattr(stmt, field), sets, inner)
+                if found is not None:
+                    return found
+        return None
+
+    def replaced_create(self, stmts, j: int, sets: list, manual: bool) -> tuple | None:
+        """``(first, second)``: a create ``first`` before the ``if`` ``stmts[j]`` in its block and a
+        create ``second`` at the top of one of its branches, both in one set of ``sets``, such that
+        ``second`` may be a copy of ``first``: the same shape, dtype and tracking; ``second``
+        overwritten by a task's ``Out`` argument before anything reads it on every path through the
+        rest of its branch (``fill_overwritten``: its fill, or what ``first`` held, never seen); and
+        ``first`` dead from ``second``'s creation on: every live use of a name that may hold it, bound
+        before the ``if`` or in that branch before ``second`` (a view, copy, task result or loop carry
+        of it), comes before the ``if``, in its condition, in its other branch (which no run takes
+        with this one) or in that branch before ``second``. Not in or around a manual scope. A pair
+        that fails records why in ``unshared``; None when no pair qualifies."""
+        branch = stmts[j]
+        made = {s.var.name: s for s in stmts[:j] if s._production == "Let" and s.value._production == "CreateTensor"}
+        if not made:
             return None
-        self.creates.pop(found[1].var.name, None)  # (a copy of the first now)
-        return func.replace(body=body)
+        for field, other in (("then", "orelse"), ("orelse", "then")):
+            body = getattr(branch, field)
+            for k, second in enumerate(body):
+                if second._production != "Let" or second.value._production != "CreateTensor":
+                    continue
+                for roots in sets:
+                    if second.var.name not in roots:
+                        continue
+                    for name, first in made.items():
+                        if name not in roots:
+                            continue
+                        why = self.why_not_replaced(stmts, j, body, k, getattr(branch, other), first, second, manual)
+                        if why is None:
+                            return first, second
+                        self.unshared[frozenset((name, second.var.name))] = why
+        return None
+
+    def why_not_replaced(self, stmts, j: int, body, k: int, other, first, second, manual: bool) -> str | None:
+        """Why ``second`` (``body[k]``, a branch of the ``if`` ``stmts[j]``) cannot be a copy of
+        ``first`` (``replaced_create``'s conditions), or None when it can."""
+        a, b = first.value, second.value
+        one, two = f"'{_base(first.var.name)}' (line {_line(first)})", f"'{_base(second.var.name)}' (line {_line(second)})"
+        if a.dtype != b.dtype or a.manual_dep != b.manual_dep or not same_exprs(a.shape, b.shape):
+            return f"{one} and {two} differ in shape, dtype or tracking"
+        if manual or any(
+            s._production in ("Scope", "CompilerScope") and s.mode is ScopeMode.manual for s in iter_stmts(body)
+        ):
+            return f"{two} is made in or around a manual scope, whose deps= order the two buffers apart"
+        if self.fill_overwritten(list(body[k + 1:]), {second.var.name}, {second.var.name}) is not True:
+            return f"{two} is not overwritten by a task's Out argument in its branch before anything reads it"
+        block, inner = self.parts.get(id(stmts)), self.parts.get(id(body))
+        if block is None or inner is None:
+            return f"{one} is not known to be dead once {two} is made"
+        later = assigned_names(stmts[j + 1:]) | assigned_names(other) | assigned_names(body[k:])
+        later.update(r.name for r in stmts[j].results)
+        for name in (self.aliases_of.get(first.var.name, set()) | {first.var.name}) - later:
+            allowed = block.between(name, 0, j + 1) - inner.between(name, k, len(body))
+            if self.uses.get(name, 0) != allowed:
+                return f"{one} may still be read after {two} is made (through '{_base(name)}')"
+        return None
 
     def analyse(self, func) -> None:
         self.func = func
@@ -243,6 +326,8 @@ class FuseCreateAssembleToSlice(Pass):
         self.placed_in: dict[str, set[str]] = {}  # root -> the placed sources whose rows are in it
         self.frames: list[_Frame] = []  # the blocks around the one being rewritten, outermost first
         self.analysed: dict[int, tuple] = {}  # id(a body fuse_across rewrote) -> the body as analysed
+        # {two creates} -> why the second cannot be a copy of the first (``replaced_create``)
+        self.unshared: dict[frozenset, str] = {}
         self.was: dict[int, object] = {}  # id(a with block fuse_across rewrote) -> the block as analysed
         self.kept_bodies: list = []  # (what those tables' ids are of)
 
@@ -464,7 +549,13 @@ class FuseCreateAssembleToSlice(Pass):
         choices = ", ".join(described[:-1]) + " or " + described[-1] if len(described) > 1 else described[0]
         target = _base(let.value.target.name)
         if all(r in self.creates for r in roots):
-            if _in_both_branches(self.func.body, set(roots)):
+            reasons = sorted(why for pair, why in self.unshared.items() if pair <= set(roots))
+            if reasons:
+                why = (
+                    "a create before an if that a branch replaces by a second shares the rows only where the second "
+                    f"is overwritten before it is read and nothing reads the first from then on, but {reasons[0]}"
+                )
+            elif _in_both_branches(self.func.body, set(roots)):
                 why = (
                     "they are made in the two branches of an if, but differ in shape, dtype or fill (or their shape "
                     "reads a name the if binds), so no one buffer can stand for both"
@@ -472,8 +563,8 @@ class FuseCreateAssembleToSlice(Pass):
             else:
                 why = (
                     "two of them may both be made in one run (only creates at the top of the two branches of one if, "
-                    "which no run makes both, share the rows), and as views of the same rows the later one's writes "
-                    "would go to the bytes the earlier one holds"
+                    "which no run makes both, or one that a branch replaces while the first is dead, share the rows), "
+                    "and as views of the same rows the later one's writes would go to the bytes the earlier one holds"
                 )
             return UserError(
                 f"pl.assemble needs a source made by pl.create_tensor, the same one on every path; '{_base(source)}' may "
