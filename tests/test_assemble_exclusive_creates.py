@@ -130,6 +130,19 @@ PLACEABLE = {
             big = pl.assemble(big, t, [16, 0])
         return big
 """,
+    # a copy of the first in the branch that nothing reads, and a host read of it before the if
+    "replaced_after_a_host_read_with_a_dead_copy": """        t = pl.create_tensor([16, 16], dtype=pl.FP32)
+        t = self.step(x, t)
+        e = pl.tensor.read(t, [1, 1])
+        o = t
+        if c > 0:
+            t = pl.create_tensor([16, 16], dtype=pl.FP32)
+            t = self.step(y, t)
+            z = o
+        big = pl.assemble(big, t, [16, 0])
+        pl.tensor.write(y, [0, 0], e)
+        return big
+""",
 }
 
 
@@ -182,6 +195,34 @@ REFUSED = {
 """, 7, SEVERAL + f"'t' may be 't' (the pl.create_tensor of line {LINE + 1}) or 't' (the pl.create_tensor of line "
         f"{LINE + 5}) here: " + MADE_ON + REPLACED + f"'t' (line {LINE + 1}) may still be read after 't' (line "
         f"{LINE + 5}) is made (through 'v')"),
+    # the first passed on by the other branch: after the if, 'o' is the first on the branch's path
+    # too (the if's result for it yields the old name there)
+    "the_first_passed_on_through_the_other_branch": ("""        t = pl.create_tensor([16, 16], dtype=pl.FP32)
+        t = self.step(x, t)
+        o = t
+        if c > 0:
+            t = pl.create_tensor([16, 16], dtype=pl.FP32)
+            t = self.step(y, t)
+        else:
+            o = x
+        big = pl.assemble(big, t, [16, 0])
+        y = self.bump(o, y)
+        return big
+""", 9, SEVERAL + f"'t' may be 't' (the pl.create_tensor of line {LINE + 1}) or 't' (the pl.create_tensor of line "
+        f"{LINE + 5}) here: " + MADE_ON + REPLACED + f"'t' (line {LINE + 1}) may still be read after 't' (line "
+        f"{LINE + 5}) is made (through 'o')"),
+    # the second written from the first: one buffer, the task would read the bytes it writes
+    "the_second_written_from_the_first": ("""        t = pl.create_tensor([16, 16], dtype=pl.FP32)
+        t = self.step(x, t)
+        if c > 0:
+            o = t
+            t = pl.create_tensor([16, 16], dtype=pl.FP32)
+            t = self.step(o, t)
+        big = pl.assemble(big, t, [16, 0])
+        return big
+""", 7, SEVERAL + f"'t' may be 't' (the pl.create_tensor of line {LINE + 1}) or 't' (the pl.create_tensor of line "
+        f"{LINE + 5}) here: " + MADE_ON + REPLACED + f"'t' (line {LINE + 1}) may still be read after 't' (line "
+        f"{LINE + 5}) is made (through 'o')"),
     # not proven: the second create is never written in its branch (as a copy of the first it
     # would hold the first one's rows where the program as written holds undefined ones)
     "a_second_create_never_written": ("""        t = pl.create_tensor([16, 16], dtype=pl.FP32)
