@@ -10,7 +10,7 @@ from typing import NamedTuple
 from nanopass.errors import UserError
 from nanopass.languages import SSA
 from nanopass.languages.statements import kept
-from nanopass.languages.terms import BinOp, CmpOp, LoopKind, ParamDir, UnOp
+from nanopass.languages.terms import BinOp, CmpOp, LoopKind, ParamDir, ScopeMode, UnOp
 from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots, extend_buffer_roots
@@ -97,9 +97,25 @@ class FuseCreateAssembleToSlice(Pass):
     rows it is placed in from that write on (``rows_unused_from``). An assemble whose rows nothing
     reads before they are overwritten (``assembled_rows.dead_assembles``: its target is never
     read, or a later assemble of the same block fills the same rows first) is dropped first: it
-    places nothing. Afterwards no ``AssembleTensor`` is left, and every read observes what it
-    observed with the copy. What reads which rows is ``assembled_rows``' analysis; this pass
-    rewrites by it and refuses what it cannot prove invisible.
+    places nothing. A source that may be one of several creates (``storage_map``'s roots, whole
+    buffers) is one view only where no run needs two of their values at once. Each create of such
+    a set must meet what a single create must (its rows unused from its creation to the assemble,
+    a fill overwritten first, the uses after the assemble seeing the copy), and the later of two
+    that one run makes, a view of the same rows, writes the bytes the earlier one's value is in:
+    sound only where nothing reads that value from then on. ``share_exclusive_creates`` makes a
+    pair one buffer where it proves that (the program, each assemble a copy, observes the same
+    values), and that buffer is then placed, or refused, as a single create: creates at the top
+    of the two branches of one ``if`` (every run makes exactly one; the same shape, dtype, fill
+    and tracking, the shape read before the ``if``) become one made before the ``if``; a create
+    before an ``if`` and one at the top of a branch of it (the same shape, dtype and tracking)
+    where the second is overwritten by a task's ``Out`` argument in its branch before anything
+    reads it, no name that may hold the first (a copy, view, task result or carry of it) has a
+    live use from the second's creation on, and no manual scope is around or in the branch (its
+    ``deps=`` know nothing of the sharing), the second becomes a copy of the first. Other sets
+    (two made in a row, creates in loops, the pairs above that fail a condition) stay refused,
+    the message saying which condition fails. Afterwards no ``AssembleTensor`` is left, and every
+    read observes what it observed with the copy. What reads which rows is ``assembled_rows``'
+    analysis; this pass rewrites by it and refuses what it cannot prove invisible.
     """
 
     name = "fuse_create_assemble_to_slice"
@@ -125,6 +141,13 @@ class FuseCreateAssembleToSlice(Pass):
             func = func.replace(body=drop_assembles(func.body, dead))
             self.analyse(func)
             self.fills = {}
+        while True:  # (one pair a round: an elif chain's creates are shared from the innermost out)
+            shared = self.share_exclusive_creates(func)
+            if shared is None:
+                break
+            func = shared
+            self.analyse(func)
+            self.fills = {}
         self.placed: dict[str, Placement] = {}  # source -> where it was placed
         self.sliced: dict[str, tuple] = {}  # source -> (base, shape, offset) of the slice its create became
         self.by_branch = False  # whether a source was placed by an ``if`` (``place_by_branch``)
@@ -139,6 +162,131 @@ class FuseCreateAssembleToSlice(Pass):
             places, sliced, holders = self.places, self.sliced, self.aliases_of
             kept(storage_map, (out.orch, *self.kernels.values()), lambda: storage_with_slices(places, sliced, holders))
         return out
+
+    def share_exclusive_creates(self, func):
+        """``func`` with one pair of creates made one buffer among those an assemble's source may
+        be (``storage_map``'s roots, all whole buffers made by ``pl.create_tensor``), or None when
+        no such source has such a pair. Either pair keeps every value the program observes, each
+        assemble a copy: a fresh buffer of the same shape and dtype stands for the one it replaces
+        where nothing can tell the two apart. A create at the top of each branch of one ``if``
+        (``_exclusive_creates``): every run makes exactly one, and nothing refers to it before it is
+        made, so the ``then`` branch's moves to just before the ``if`` and the ``else`` branch's
+        becomes a copy of it. A create before an ``if`` in its block and one at the top of a branch
+        of it that replaces it (``replaced_create``): the second becomes a copy of the first where
+        the first one's value is dead from the second's creation on and the second is overwritten
+        before anything reads it."""
+        sets = []
+        for stmt in iter_stmts(func.body):
+            if stmt._production != "Let" or stmt.value._production != "AssembleTensor":
+                continue
+            source = stmt.value.source
+            held = self.places.get(source.name, ()) if source._production == "Var" else ()
+            roots = {root for root, _ in held}
+            if len(roots) > 1 and roots <= self.creates.keys() and all(region is FULL for _, region in held):
+                sets.append(roots)
+        if not sets:
+            return None
+        found = self.find_shareable(func.body, sets, False)
+        if found is None:
+            return None
+        branch, first, second, hoist = found
+        copy = S.Let(second.var, S.Var(first.var.name, span=second.span), span=second.span)
+
+        def rewrite(stmts) -> tuple:
+            out = []
+            for stmt in stmts:
+                if stmt is branch:
+                    if hoist:
+                        out.append(first)
+                    stmt = stmt.replace(**{
+                        field: tuple(copy if s is second else s for s in getattr(stmt, field) if not (hoist and s is first))
+                        for field in ("then", "orelse")
+                    })
+                elif stmt._production in BODY_FIELDS:
+                    stmt = stmt.replace(**{f: rewrite(getattr(stmt, f)) for f in BODY_FIELDS[stmt._production]})
+                out.append(stmt)
+            return tuple(out)
+
+        self.creates.pop(second.var.name, None)  # (a copy of the first now)
+        return func.replace(body=rewrite(func.body))
+
+    def find_shareable(self, stmts, sets: list, manual: bool) -> tuple | None:
+        """The first ``if`` in ``stmts`` (wherever nested) with a pair of creates that one buffer can
+        stand for (``share_exclusive_creates``): ``(the if, the create kept, the one that becomes a
+        copy of it, whether the kept one moves before the if)``; None when there is none. In a
+        manual scope (``manual``) a create is replaced by none made earlier: the accesses to the two
+        buffers are ordered by the user's ``deps=``, which know nothing of them sharing one."""
+        for j, stmt in enumerate(stmts):
+            kind = stmt._production
+            if kind == "If":
+                pair = _exclusive_creates(stmt, sets)
+                if pair is not None:
+                    return stmt, *pair, True
+                pair = self.replaced_create(stmts, j, sets, manual)
+                if pair is not None:
+                    return stmt, *pair, False
+            inner = manual or (kind in ("Scope", "CompilerScope") and stmt.mode is ScopeMode.manual)
+            for field in BODY_FIELDS.get(kind, ()):
+                found = self.find_shareable(getattr(stmt, field), sets, inner)
+                if found is not None:
+                    return found
+        return None
+
+    def replaced_create(self, stmts, j: int, sets: list, manual: bool) -> tuple | None:
+        """``(first, second)``: a create ``first`` before the ``if`` ``stmts[j]`` in its block and a
+        create ``second`` at the top of one of its branches, both in one set of ``sets``, such that
+        ``second`` may be a copy of ``first``: the same shape, dtype and tracking; ``second``
+        overwritten by a task's ``Out`` argument before anything reads it on every path through the
+        rest of its branch (``fill_overwritten``: its fill, or what ``first`` held, never seen); and
+        ``first`` dead from ``second``'s creation on: every live use of a name that may hold it, bound
+        before the ``if`` or in that branch before ``second`` (a view, copy, task result or loop carry
+        of it), comes before the ``if``, in its condition, in its other branch (which no run takes
+        with this one) or in that branch before ``second``. Not in or around a manual scope. A pair
+        that fails records why in ``unshared``; None when no pair qualifies."""
+        branch = stmts[j]
+        made = {s.var.name: s for s in stmts[:j] if s._production == "Let" and s.value._production == "CreateTensor"}
+        if not made:
+            return None
+        for field, other in (("then", "orelse"), ("orelse", "then")):
+            body = getattr(branch, field)
+            for k, second in enumerate(body):
+                if second._production != "Let" or second.value._production != "CreateTensor":
+                    continue
+                for roots in sets:
+                    if second.var.name not in roots:
+                        continue
+                    for name, first in made.items():
+                        if name not in roots:
+                            continue
+                        why = self.why_not_replaced(stmts, j, body, k, getattr(branch, other), first, second, manual)
+                        if why is None:
+                            return first, second
+                        self.unshared[frozenset((name, second.var.name))] = why
+        return None
+
+    def why_not_replaced(self, stmts, j: int, body, k: int, other, first, second, manual: bool) -> str | None:
+        """Why ``second`` (``body[k]``, a branch of the ``if`` ``stmts[j]``) cannot be a copy of
+        ``first`` (``replaced_create``'s conditions), or None when it can."""
+        a, b = first.value, second.value
+        one, two = f"'{_base(first.var.name)}' (line {_line(first)})", f"'{_base(second.var.name)}' (line {_line(second)})"
+        if a.dtype != b.dtype or a.manual_dep != b.manual_dep or not same_exprs(a.shape, b.shape):
+            return f"{one} and {two} differ in shape, dtype or tracking"
+        if manual or any(
+            s._production in ("Scope", "CompilerScope") and s.mode is ScopeMode.manual for s in iter_stmts(body)
+        ):
+            return f"{two} is made in or around a manual scope, whose deps= order the two buffers apart"
+        if self.fill_overwritten(list(body[k + 1:]), {second.var.name}, {second.var.name}) is not True:
+            return f"{two} is not overwritten by a task's Out argument in its branch before anything reads it"
+        block, inner = self.parts.get(id(stmts)), self.parts.get(id(body))
+        if block is None or inner is None:
+            return f"{one} is not known to be dead once {two} is made"
+        later = assigned_names(stmts[j + 1:]) | assigned_names(other) | assigned_names(body[k:])
+        later.update(r.name for r in stmts[j].results)
+        for name in (self.aliases_of.get(first.var.name, set()) | {first.var.name}) - later:
+            allowed = block.between(name, 0, j + 1) - inner.between(name, k, len(body))
+            if self.uses.get(name, 0) != allowed:
+                return f"{one} may still be read after {two} is made (through '{_base(name)}')"
+        return None
 
     def analyse(self, func) -> None:
         self.func = func
@@ -178,6 +326,8 @@ class FuseCreateAssembleToSlice(Pass):
         self.placed_in: dict[str, set[str]] = {}  # root -> the placed sources whose rows are in it
         self.frames: list[_Frame] = []  # the blocks around the one being rewritten, outermost first
         self.analysed: dict[int, tuple] = {}  # id(a body fuse_across rewrote) -> the body as analysed
+        # {two creates} -> why the second cannot be a copy of the first (``replaced_create``)
+        self.unshared: dict[frozenset, str] = {}
         self.was: dict[int, object] = {}  # id(a with block fuse_across rewrote) -> the block as analysed
         self.kept_bodies: list = []  # (what those tables' ids are of)
 
@@ -399,10 +549,27 @@ class FuseCreateAssembleToSlice(Pass):
         choices = ", ".join(described[:-1]) + " or " + described[-1] if len(described) > 1 else described[0]
         target = _base(let.value.target.name)
         if all(r in self.creates for r in roots):
+            reasons = sorted(why for pair, why in self.unshared.items() if pair <= set(roots))
+            if reasons:
+                why = (
+                    "a create before an if that a branch replaces by a second shares the rows only where the second "
+                    f"is overwritten before it is read and nothing reads the first from then on, but {reasons[0]}"
+                )
+            elif _in_both_branches(self.func.body, set(roots)):
+                why = (
+                    "they are made in the two branches of an if, but differ in shape, dtype or fill (or their shape "
+                    "reads a name the if binds), so no one buffer can stand for both"
+                )
+            else:
+                why = (
+                    "two of them may both be made in one run (only creates at the top of the two branches of one if, "
+                    "which no run makes both, or one that a branch replaces while the first is dead, share the rows), "
+                    "and as views of the same rows the later one's writes would go to the bytes the earlier one holds"
+                )
             return UserError(
                 f"pl.assemble needs a source made by pl.create_tensor, the same one on every path; '{_base(source)}' may "
-                f"be {choices} here: each create is a buffer of its own, and a source is made a view of the rows of '{target}' "
-                "from its creation on, which only one of them can be (the runtime cannot copy the other there)",
+                f"be {choices} here: each create is a buffer of its own, and a source is made a view of the rows of "
+                f"'{target}' from its creation on; {why} (the runtime cannot copy)",
                 let.span,
                 hint="make one pl.create_tensor before the paths part, let the tasks of each path write it, "
                 "and assemble that one",
@@ -1184,6 +1351,57 @@ def _target_missing(target: str, src: str, let) -> UserError:
 def _kind_names(levels: list) -> list[str]:
     """What the user calls the ``if``s and loops among the statements of ``levels`` (``_Frame``s)."""
     return ["if" if f.stmt._production == "If" else "pl.range loop" for f in levels if f.stmt._production != "Scope"]
+
+
+def _exclusive_creates(branch, sets: list) -> tuple | None:
+    """Two ``pl.create_tensor`` lets, one at the top of each branch of the ``if`` ``branch`` (each
+    runs exactly once when its branch runs, and no run takes both), both in one set of ``sets``
+    (the buffers an assemble's source may be), of the same shape, dtype, fill and tracking, the
+    shape and fill reading no name the ``if`` binds (the same values at both, and before the
+    ``if``): the ``then`` branch's and the ``else`` branch's; None when there are none."""
+    made = [
+        {s.var.name: s for s in body if s._production == "Let" and s.value._production == "CreateTensor"}
+        for body in (branch.then, branch.orelse)
+    ]
+    if not made[0] or not made[1]:
+        return None
+    bound = None
+    for roots in sets:
+        for a, first in made[0].items():
+            if a not in roots:
+                continue
+            for b, second in made[1].items():
+                if b not in roots or not _same_create(first.value, second.value):
+                    continue
+                if bound is None:
+                    bound = assigned_names([branch])
+                if not scalar_names([*first.value.shape, first.value.init]) & bound:
+                    return first, second
+    return None
+
+
+def _in_both_branches(stmts, roots: set[str]) -> bool:
+    """Whether an ``if`` in ``stmts`` (wherever nested) makes a create of ``roots`` at the top of
+    each of its branches."""
+    for stmt in iter_stmts(stmts):
+        if stmt._production == "If" and all(
+            any(s._production == "Let" and s.var.name in roots and s.value._production == "CreateTensor" for s in body)
+            for body in (stmt.then, stmt.orelse)
+        ):
+            return True
+    return False
+
+
+def _same_create(a, b) -> bool:
+    """Whether two ``CreateTensor`` values make buffers no read can tell apart: the same shape
+    (names and constants), dtype, tracking and fill (none, or the same literal or name)."""
+    if a.dtype != b.dtype or a.manual_dep != b.manual_dep or not same_exprs(a.shape, b.shape):
+        return False
+    if a.init is None or b.init is None:
+        return a.init is None and b.init is None
+    if a.init._production in ("Int", "Float") and a.init._production == b.init._production:
+        return a.init.value == b.init.value and a.init.dtype == b.init.dtype
+    return same_exprs([a.init], [b.init])
 
 
 def _create_chain(stmt, src: str) -> list | None:
