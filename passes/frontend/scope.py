@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from nanopass.errors import Span, UserError
 from nanopass.languages import surface as S
+from nanopass.languages.terms import DType
 
 from .names import check_user_name
 from .type_reader import compatible, type_text
@@ -55,6 +56,11 @@ class Scope:
         self.visible: dict[str, Binding] = {}
         self._hidden: list[dict[str, Binding]] = [{}]
         self.closed: dict[str, str] = {}  # name -> why it is no longer visible
+        # per open ``with`` block (a runtime scope, whose C++ block ends with it), the TaskId and
+        # TaskId array names last bound in it; ``closed_tids``: those last bound in a block that
+        # has ended, still visible but with their C++ storage gone (D11) (``bound_tid``)
+        self.with_tids: list[set[str]] = []
+        self.closed_tids: set[str] = set()
 
     def error(self, message: str, node: ast.AST, hint: str | None = None) -> UserError:
         return UserError(message, self.span(node), hint)
@@ -72,6 +78,7 @@ class Scope:
                 self._hidden[-1][name] = outer
         frame[name] = binding
         self.visible[name] = binding
+        self.bound_tid(name, binding.type)
 
     def define(self, name: str, ty: Any, node: ast.AST, kind: str = "local") -> Binding:
         """Bind ``name`` in the innermost frame; returns the binding (its span: ``node``'s)."""
@@ -91,7 +98,19 @@ class Scope:
         visible[name] = binding
         if name in self.closed:
             del self.closed[name]
+        self.bound_tid(name, ty)
         return binding
+
+    def bound_tid(self, name: str, ty: Any) -> None:
+        """Note that ``name`` is (re)bound here, to a value of type ``ty``: a TaskId or TaskId array
+        bound in an open ``with`` block is that block's (``with_tids``), and one bound anywhere is
+        no longer one of an ended block (``closed_tids``)."""
+        if not (self.with_tids or self.closed_tids):
+            return  # (no with block so far: the usual case)
+        if ty._production in ("ScalarType", "ArrayType") and ty.dtype is DType.TASK_ID:
+            self.closed_tids.discard(name)
+            if self.with_tids:
+                self.with_tids[-1].add(name)
 
     def bind(self, name: str, ty: Any, node: ast.AST) -> Any:
         """Assign ``name``: re-assign a visible variable (same type) or define a new one."""
@@ -109,6 +128,7 @@ class Scope:
                     node,
                     hint="use a new name for a value of another type",
                 )
+            self.bound_tid(name, existing.type)
             # (trusted: the name and type of a binding, whose Binder was built checked with them)
             return L.Binder.make_trusted(name, existing.type, self.span(node))
         # (trusted: a name define has checked (an identifier of ast's, ASCII: check_user_name), a Type)

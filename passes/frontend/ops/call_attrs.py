@@ -6,8 +6,8 @@
   keeps the hint only where it orders at least what the derived direction orders (else it uses
   the weakest direction that orders both, and leaves a note); ``scalar`` marks a scalar slot.
 - ``"compiler_manual_dep_edges": [tid, ...]``: TaskIds the task depends on, as edges the
-  compiler derived (``DerivedDep``): one whose scope has closed is dropped with a note (D11's rule
-  for compiler edges), never a user error.
+  compiler derived (``DerivedDep``): one made in a ``with`` block that has ended is dropped with a
+  warning (D11's rule for compiler edges), never a user error (``edge``).
 """
 
 from __future__ import annotations
@@ -75,7 +75,8 @@ def read_attrs(cx: FunctionContext, node: ast.expr | None, n_args: int, kernel: 
                 )
             attrs.directions = [(direction(cx, elt), elt) for elt in value.elts]
         else:
-            attrs.edges = [edge(cx, elt) for elt in value.elts if not (isinstance(elt, ast.Constant) and elt.value is None)]
+            edges = [edge(cx, elt) for elt in value.elts if not (isinstance(elt, ast.Constant) and elt.value is None)]
+            attrs.edges = [e for e in edges if e is not None]
     return attrs
 
 
@@ -88,9 +89,23 @@ def direction(cx: FunctionContext, node: ast.expr) -> ArgDir:
 
 
 def edge(cx: FunctionContext, node: ast.expr) -> Any:
+    """The ``DerivedDep`` of one entry; None for a TaskId made in a ``with`` block that has ended
+    (D11's rule for a compiler edge whose TaskId no longer lives: dropped, with a warning). It is
+    dropped here, before any analysis, so that the passes order the task themselves where the
+    program needs it; kept, the hazard passes took it for an ordering that resolve_dep_edges then
+    dropped from the C++."""
     if isinstance(node, ast.Name):
         expr, ty = cx.expr(node)
         if ty == TID_T or (ty._production == "ArrayType" and ty.dtype is DType.TASK_ID):
+            if node.id in cx.closed_tids:
+                cx.program.warn(
+                    f"attrs['compiler_manual_dep_edges'] names '{node.id}', last bound in a 'with' block that has "
+                    "ended here: the entry is dropped (a compiler edge to a TaskId no longer alive), and the "
+                    "compiler orders this task after what it needs by itself",
+                    node,
+                    hint=f"use '{node.id}' inside that block, or make the task in it",
+                )
+                return None
             return L.DerivedDep.make(expr, span=cx.span(node))
     raise cx.error(
         f"attrs['compiler_manual_dep_edges'] entries must be TaskId variables; got {quoted(ast.unparse(node))}", node

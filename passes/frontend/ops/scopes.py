@@ -42,9 +42,11 @@ def scope_block(cx: FunctionContext, stmt: ast.With, mode: ScopeMode) -> list[An
             raise cx.error("an AUTO scope may not be nested inside a manual scope", stmt)
     cx.enter(stmt)
     cx.manual_depth += mode is _MANUAL
+    cx.with_tids.append(set())
     try:
         body = cx.block(stmt.body)
     finally:
+        cx.closed_tids.update(cx.with_tids.pop())  # (the block's C++ storage ends with it)
         cx.manual_depth -= mode is _MANUAL
         cx.leave()
     return [L.Scope.make_trusted(mode, body, cx.span(stmt))]  # (trusted: a ScopeMode, the statements cx.block built)
