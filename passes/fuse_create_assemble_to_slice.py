@@ -141,7 +141,7 @@ class FuseCreateAssembleToSlice(Pass):
             func = func.replace(body=drop_assembles(func.body, dead))
             self.analyse(func)
             self.fills = {}
-        while True:  # (one pair a round: an elif chain's creates are shared from the innermost out)
+        while True:  # (a round per level of an elif chain: its creates are shared from the innermost out)
             shared = self.share_exclusive_creates(func)
             if shared is None:
                 break
@@ -164,9 +164,11 @@ class FuseCreateAssembleToSlice(Pass):
         return out
 
     def share_exclusive_creates(self, func):
-        """``func`` with one pair of creates made one buffer among those an assemble's source may
+        """``func`` with pairs of creates made one buffer each, among those an assemble's source may
         be (``storage_map``'s roots, all whole buffers made by ``pl.create_tensor``), or None when
-        no such source has such a pair. Either pair keeps every value the program observes, each
+        no such source has such a pair: every pair of the first kind below at once (a round per
+        level of an elif chain, not per pair: the pass stays linear in the ifs), else one of the
+        second. Either pair keeps every value the program observes, each
         assemble a copy: a fresh buffer of the same shape and dtype stands for the one it replaces
         where nothing can tell the two apart. A create at the top of each branch of one ``if``
         (``_exclusive_creates``): every run makes exactly one, and nothing refers to it before it is
@@ -186,28 +188,41 @@ class FuseCreateAssembleToSlice(Pass):
                 sets.append(roots)
         if not sets:
             return None
-        found = self.find_shareable(func.body, sets, False)
-        if found is None:
-            return None
-        branch, first, second, hoist = found
-        copy = S.Let(second.var, S.Var(first.var.name, span=second.span), span=second.span)
+        # every if with a create at the top of each branch, at once (each pair is two creates of its
+        # own if's branches: no two pairs share one); else the first replaced create, alone (its proof
+        # reads the uses of the first create, to which another pair's copy would add)
+        pairs = {}
+        for stmt in iter_stmts(func.body):
+            if stmt._production == "If":
+                pair = _exclusive_creates(stmt, sets)
+                if pair is not None:
+                    pairs[id(stmt)] = (*pair, True)
+        if not pairs:
+            found = self.find_shareable(func.body, sets, False)
+            if found is None:
+                return None
+            pairs[id(found[0])] = found[1:]
 
         def rewrite(stmts) -> tuple:
             out = []
             for stmt in stmts:
-                if stmt is branch:
+                pair = pairs.get(id(stmt))
+                if stmt._production in BODY_FIELDS:
+                    stmt = stmt.replace(**{f: rewrite(getattr(stmt, f)) for f in BODY_FIELDS[stmt._production]})
+                if pair is not None:  # (the bodies' rewrite keeps their lets as they are)
+                    first, second, hoist = pair
+                    copy = S.Let(second.var, S.Var(first.var.name, span=second.span), span=second.span)
                     if hoist:
                         out.append(first)
                     stmt = stmt.replace(**{
                         field: tuple(copy if s is second else s for s in getattr(stmt, field) if not (hoist and s is first))
                         for field in ("then", "orelse")
                     })
-                elif stmt._production in BODY_FIELDS:
-                    stmt = stmt.replace(**{f: rewrite(getattr(stmt, f)) for f in BODY_FIELDS[stmt._production]})
                 out.append(stmt)
             return tuple(out)
 
-        self.creates.pop(second.var.name, None)  # (a copy of the first now)
+        for _, second, _ in pairs.values():
+            self.creates.pop(second.var.name, None)  # (a copy of the first now)
         return func.replace(body=rewrite(func.body))
 
     def find_shareable(self, stmts, sets: list, manual: bool) -> tuple | None:

@@ -354,3 +354,46 @@ def test_the_shared_create_is_one_view_made_before_the_if(name):
     code = _cpp(PLACEABLE[name])
     assert re.search(VIEWS[name], code, re.S), code
     assert "alloc_tensors" not in code and code.count(".view(") == 1, code
+
+
+@pytest.mark.parametrize("ifs", [3, 12])
+def test_the_ifs_of_exclusive_creates_are_shared_in_one_round(ifs, monkeypatch):
+    # every if's pair is shared at once: the function is analysed again once, however many ifs
+    # (one round per pair analysed it again per if: quadratic, 2.3 s of the pass at 200 ifs)
+    from conftest import counting
+
+    from nanopass.passes.fuse_create_assemble_to_slice import FuseCreateAssembleToSlice
+
+    lines = []
+    for i in range(ifs):
+        lines += [f"if n > {i}:",
+                  f"    t{i} = pl.create_tensor([16, 16], dtype=pl.FP32)",
+                  f"    t{i} = self.k1(x, t{i})",
+                  "else:",
+                  f"    t{i} = pl.create_tensor([16, 16], dtype=pl.FP32)",
+                  f"    t{i} = self.k2(x, t{i})",
+                  f"out = pl.assemble(out, t{i}, [{16 * i}, 0])"]
+    source = f'''import nanopass.dsl as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.AIV)
+    def k1(self, src: pl.Tensor[[16, 16], pl.FP32], dst: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return dst
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def k2(self, src: pl.Tensor[[16, 16], pl.FP32], dst: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return dst
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[{16 * ifs}, 16], pl.FP32]],
+             n: pl.Scalar[pl.INT64]) -> pl.Tensor[[{16 * ifs}, 16], pl.FP32]:
+''' + "".join(f"        {line}\n" for line in lines) + "        return out\n"
+    calls = counting(monkeypatch, FuseCreateAssembleToSlice, "analyse")
+    from nanopass.api import result_from_stages
+
+    stages, _program = compile_text(source)
+    code = result_from_stages(stages).code
+    assert code.count(".view(") == ifs  # (each pair one view of its rows)
+    assert len(calls) == 2  # the input, and the program with every pair shared
