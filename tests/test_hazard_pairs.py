@@ -7,6 +7,9 @@ have unordered pairs too)."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
+
+import pytest
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -15,10 +18,11 @@ from nanopass.errors import UserError
 from nanopass.tools.fuzz_deps import compile_text, inputs_for
 from nanopass.tools.properties import has_no_correct_compilation
 from nanopass.tools.gen_programs import programs
+from nanopass.tools import hazards
 from nanopass.tools.hazards import Hazard, _severity, accesses, find_hazards, independent
 from nanopass.tools.runtime_model import model
 from nanopass.tools.check import trace_of
-from nanopass.tools.trace import overlaps
+from nanopass.tools.trace import Task, Trace, overlaps
 
 PROPERTY = settings(deadline=None, database=None, suppress_health_check=list(HealthCheck), max_examples=40)
 
@@ -76,3 +80,32 @@ def test_hazards_are_the_pairwise_definitions(program, seed):
             among[second] = among.get(second, 0) | 1 << first
         assert find_hazards(trace, ordering, unordered=ordering is None, among=among) == [
             h for h in full if (h.first, h.second) in chosen]
+
+
+@PROPERTY
+@given(st.one_of(programs(manual=False), programs(manual=True)), st.integers(0, 2**31))
+def test_hazards_with_a_window_rebased_at_every_access(program, seed):
+    """The windows' bases rise at every chance (``_LEAST_SHIFT`` 0, not 64): the same hazards, on
+    traces where some tasks lost their explicit dependencies (a compiled program has no failing
+    hazard, and its floors seldom fall)."""
+    rng = random.Random(seed)
+    try:
+        stages, surface = compile_text(program.render())
+    except UserError as error:
+        assume(not has_no_correct_compilation(error))
+        raise
+    stage = rng.choice([s for s in stages if s.language.name in ("directed", "encoded", "emission")])
+    trace = trace_of(stage, inputs_for(surface, program.values()))
+    # some tasks lose their explicit dependencies: pairs left unordered, floors that fall
+    events = [replace(e, deps=()) if isinstance(e, Task) and rng.random() < 0.3 else e for e in trace.events]
+    trace = Trace(trace.buffers, events)
+    runtime = model(trace)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(hazards, "_LEAST_SHIFT", 0)
+        full = find_hazards(trace, runtime)
+        assert full == pairwise(trace, runtime)
+        chosen = {(h.first, h.second) for h in full if rng.random() < 0.5}
+        among: dict[int, int] = {}
+        for first, second in chosen:
+            among[second] = among.get(second, 0) | 1 << first
+        assert find_hazards(trace, runtime, among=among) == [h for h in full if (h.first, h.second) in chosen]

@@ -93,58 +93,107 @@ def find_hazards(
     Per buffer, the earlier accesses are filed by box, each box with a bitset of the events that
     read it and of those that write it; a later access takes the union over the boxes it
     overlaps, less the events the runtime orders before it, and only the events left (the
-    unordered pairs, few) are looked at one by one. The result is the pairwise definition's."""
+    unordered pairs, few) are looked at one by one. The result is the pairwise definition's.
+
+    Every access is a node of the model, so the runtime orders before an access every access
+    below its closure's floor (``Model.closure``): the bitsets hold the events from a window base
+    on, and the base rises to the lowest floor of the buffer's accesses still to come once that
+    drops at least half of the window (a box left empty is dropped). A program whose floors rise
+    with it (a loop of ordered steps) costs time linear in its accesses, not in their square."""
     runtime = None if unordered else runtime or model(trace)
     by_buffer: dict[str, list[Access]] = {}
+    box_ids: dict[Box, int] = {}
     for access in accesses(trace):
-        by_buffer.setdefault(access.buffer, []).append(access)
+        by_buffer.setdefault(access.buffer, []).append((box_ids.setdefault(access.box, len(box_ids)), access))
     found: dict[tuple[int, int, str], Hazard] = {}
-    overlap: dict[tuple[Box, Box], bool] = {}
+    overlap: dict[tuple[int, int], bool] = {}
+    closure = runtime.closure if runtime is not None else None
     for buffer, items in by_buffer.items():
-        boxes: dict[Box, _Filed] = {}
-        for position, b in enumerate(items):
+        lowest = _lowest_floors(items, closure)
+        base = 0  # bit j of a box's bitsets is event base + j
+        boxes: dict[int, _Filed] = {}
+        for position, (box_id, b) in enumerate(items):
+            floor, rest = closure[b.event] if closure is not None else (0, 0)
+            if lowest[position] - base > max(_LEAST_SHIFT, (b.event - base) >> 1):
+                base = _rebase(boxes, base, lowest[position])
             candidates = 0
             near: list[_Filed] = []
-            for box, filed in boxes.items():
-                key = (box, b.box)
+            for other, filed in boxes.items():
+                key = (other, box_id)
                 hit = overlap.get(key)
                 if hit is None:
-                    hit = overlap[key] = overlaps(box, b.box)
+                    hit = overlap[key] = overlaps(filed.box, b.box)
                 if hit:
                     near.append(filed)
                     candidates |= filed.any if b.write else filed.writes
-            candidates &= ~(1 << b.event)
+            low = max(floor, base)  # bit j of ``candidates`` is event low + j from here on
+            candidates >>= low - base
+            if rest:
+                candidates &= ~(rest >> (low - floor))
+            if b.event >= low:
+                candidates &= ~(1 << (b.event - low))
             if among is not None:
-                candidates &= among.get(b.event, 0)
-            if runtime is not None and candidates:
-                candidates &= ~runtime.ordered_before(b.event)
+                candidates &= among.get(b.event, 0) >> low
             while candidates:
-                low = candidates & -candidates
-                candidates ^= low
-                event = low.bit_length() - 1
+                bit = candidates & -candidates
+                candidates ^= bit
+                event = low + bit.bit_length() - 1
                 pairs = sorted(p for filed in near for p in filed.by_event.get(event, ()))
                 for _, a in pairs:  # in program order, as the pairwise definition meets them
                     if a.write or b.write:
                         _record(found, trace, buffer, a, b)
-            filed = boxes.get(b.box)
+            filed = boxes.get(box_id)
             if filed is None:
-                filed = boxes[b.box] = _Filed()
-            filed.add(position, b)
+                filed = boxes[box_id] = _Filed(b.box)
+            filed.add(position, b, b.event - base)
     return sorted(found.values(), key=lambda h: (h.second, h.first, h.buffer))
 
 
+_LEAST_SHIFT = 64  # a window's base rises by at least this many events (a test lowers it)
+
+
+def _lowest_floors(items: list, closure: dict | None) -> list[int]:
+    """Per position of one buffer's accesses: the lowest closure floor of that access and the later
+    ones (every event below it is ordered before each of them); all 0 without a runtime."""
+    if closure is None:
+        return [0] * len(items)
+    out = [0] * len(items)
+    lowest = None
+    for position in range(len(items) - 1, -1, -1):
+        floor = closure[items[position][1].event][0]
+        lowest = floor if lowest is None or floor < lowest else lowest
+        out[position] = lowest
+    return out
+
+
+def _rebase(boxes: dict, base: int, new_base: int) -> int:
+    """Drop the events below ``new_base`` from every box (and every box left with none)."""
+    shift = new_base - base
+    for key in list(boxes):
+        filed = boxes[key]
+        filed.any >>= shift
+        filed.writes >>= shift
+        if filed.any:
+            filed.by_event = {e: v for e, v in filed.by_event.items() if e >= new_base}
+        else:
+            del boxes[key]
+    return new_base
+
+
 class _Filed:
-    """The earlier accesses of one buffer with one box: bitsets of their events, and by event."""
+    """The earlier accesses of one buffer with one box: bitsets of their events (from the window's
+    base on), and the accesses by event."""
 
-    __slots__ = ("any", "writes", "by_event")
+    __slots__ = ("box", "any", "writes", "by_event")
 
-    def __init__(self):
+    def __init__(self, box: Box):
+        self.box = box
         self.any = 0
         self.writes = 0
         self.by_event: dict[int, list[tuple[int, Access]]] = {}  # event -> (position, access)
 
-    def add(self, position: int, access: Access) -> None:
-        bit = 1 << access.event
+    def add(self, position: int, access: Access, bit_index: int) -> None:
+        bit = 1 << bit_index
         self.any |= bit
         if access.write:
             self.writes |= bit
