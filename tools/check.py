@@ -307,10 +307,18 @@ def check_stages(
     """Check a compiled program's stages on ``inputs``; ``known`` holds traces already made (by
     stage index), which are not made again. The values of the emitted program are compared with
     the program as written: ``written`` (``written_program``'s tree), or made from ``stages[0]``,
-    the front end's output, with ``options``."""
+    the front end's output, with ``options``. The cyclic collector is paused throughout (traces,
+    models and values are acyclic, freed by reference counting: ``nanopass/collector.py``); it
+    would walk every event made so far, again and again as they age: a fifth of a large check)."""
+    from nanopass.collector import collector_paused
+
+    with collector_paused():
+        return _check_stages(stages, inputs, gxx, known or {}, options, written)
+
+
+def _check_stages(stages, inputs: Inputs, gxx: bool, known: dict[int, Trace], options: dict | None, written) -> CheckResult:
     from nanopass.api import result_from_stages
 
-    known = known or {}
 
     def traced(stage) -> Trace:
         return known[stage.index] if stage.index in known else trace_of(stage, inputs)
