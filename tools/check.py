@@ -192,9 +192,9 @@ def refines(before: Trace, after: Trace, names: tuple[str, str] = ("before", "af
     nodes_a, nodes_b = _nodes(before), _nodes(after)
     position = {index: k for k, index in enumerate(nodes_a)}
     ma, mb = model(before), model(after)
-    explicit = _explicit_closure(before)
+    nearest = _nearest_explicit(before, position)
     for k, index in enumerate(nodes_a):
-        for earlier in sorted(explicit.get(index, ())):
+        for earlier in sorted(nearest.get(index, ())):
             if earlier in position and not mb.ordered(nodes_b[position[earlier]], nodes_b[k]):
                 return (
                     f"{names[1]} does not order node {position[earlier]} before node {k}, which {names[0]} "
@@ -217,19 +217,27 @@ def _nodes(trace: Trace) -> list[int]:
     return [i for i, e in enumerate(trace.events) if (isinstance(e, Task) and e.kind == "kernel") or isinstance(e, HostWrite)]
 
 
-def _explicit_closure(trace: Trace) -> dict[int, set[int]]:
-    """Event index -> the event indices it waits for through explicit dependencies, transitively."""
+def _nearest_explicit(trace: Trace, nodes: dict[int, int]) -> dict[int, set[int]]:
+    """Event index of a task -> the nodes (event indices in ``nodes``) it waits for through explicit
+    dependencies, directly or through tasks that are no nodes (dummy barriers) only. A node's
+    transitive explicit predecessors are ordered before it wherever each of these nearest pairs
+    is (an ordering is transitive), and the sets stay as large as the dependencies: a chain of
+    n tasks costs O(n), where its transitive closure holds O(n^2) pairs."""
     by_id: dict[int, int] = {}
     out: dict[int, set[int]] = {}
     for index, event in enumerate(trace.events):
         if not isinstance(event, Task):
             continue
-        reach: set[int] = set()
+        near: set[int] = set()
         for dep in event.deps:
             if dep in by_id:
-                reach |= out[by_id[dep]] | {by_id[dep]}
+                pred = by_id[dep]
+                if pred in nodes:
+                    near.add(pred)
+                else:
+                    near |= out[pred]
         by_id[event.id] = index
-        out[index] = reach
+        out[index] = near
     return out
 
 
