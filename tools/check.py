@@ -412,7 +412,8 @@ class StageTrace:
 def stage_traces(stages, inputs: Inputs) -> list[StageTrace]:
     """The trace of every stage from the first ``directed`` one on: up to the reference stage each
     must refine the stage before it (passes that add dependencies), from there on each must agree
-    with the reference exactly."""
+    with the reference exactly. A stage whose pass returned the tree it was given shares the
+    previous stage's trace (and its agreement: refining itself, or the reference's verdict)."""
     program = next(s.tree for s in reversed(stages) if hasattr(s.tree, "kernels"))
     launches = launch_table(program)
     start = stages.index(source_stage(stages))
@@ -420,6 +421,13 @@ def stage_traces(stages, inputs: Inputs) -> list[StageTrace]:
     reference = previous = None
     out = []
     for position, stage in enumerate(stages[start:], start):
+        if out and out[-1].trace is not None and _same_program(out[-1].stage, stage):
+            last = out[-1]
+            refined = position <= ref_index
+            out.append(StageTrace(stage, last.trace, None, None if refined else last.difference, refined=refined))
+            if position == ref_index:
+                reference = last.trace
+            continue
         try:
             trace = trace_of(stage, inputs)
         except (InternalError, UserError) as error:
@@ -437,6 +445,13 @@ def stage_traces(stages, inputs: Inputs) -> list[StageTrace]:
             continue
         out.append(StageTrace(stage, trace, None, compare(reference, trace, ("reference", stage.name), launches)))
     return out
+
+
+def _same_program(before, after) -> bool:
+    """The stages hold one tree, read by the same interpreter (``trace_of``)."""
+    from nanopass.languages import EMISSION
+
+    return after.tree is before.tree and (after.language is EMISSION) == (before.language is EMISSION)
 
 
 @dataclass
@@ -469,6 +484,9 @@ def stage_checks(stages, inputs: Inputs) -> list[StageCheck]:
         trace = item.trace
         if trace is None:
             out.append(StageCheck(item, None))
+            continue
+        if out and out[-1].item.trace is trace and out[-1].item.difference == item.difference:
+            out.append(StageCheck(item, out[-1].trace, out[-1].runtime, out[-1].hazards))  # one tree
             continue
         if item.stage.language is EMISSION and item.difference is None and reference is not None:
             trace = with_parallel(reference, trace)  # only the reference interpreter annotates iterations
