@@ -7,7 +7,7 @@ from fractions import Fraction
 from heapq import heappop, heappush
 from typing import NamedTuple
 
-from nanopass.errors import UserError
+from nanopass.errors import InternalError, UserError
 from nanopass.languages import SSA
 from nanopass.languages.statements import kept
 from nanopass.languages.terms import BinOp, CmpOp, LoopKind, ParamDir, ScopeMode, UnOp
@@ -48,7 +48,7 @@ NAMES_FROM_ALIASES = True
 BLOCKS_FROM_USES = True
 # (an Enum member read off its class is a Python call each time in Python 3.11: read once)
 _IN, _OUT = ParamDir.In, ParamDir.Out
-_SEQ, _LT, _NOT, _AND = LoopKind.seq, CmpOp.lt, UnOp.not_, BinOp.and_
+_SEQ, _LT, _NOT, _AND, _OR = LoopKind.seq, CmpOp.lt, UnOp.not_, BinOp.and_, BinOp.or_
 
 
 @register
@@ -66,7 +66,11 @@ class FuseCreateAssembleToSlice(Pass):
     the slice is taken of that buffer; when an ``if`` between the two chooses the target among
     buffers that exist there (a swap of two names in one branch), the slice is taken of an ``if``
     over the same condition placed before it, yielding the buffer that branch chooses (each
-    branch checked on its own). The placement must be invisible: from the source's creation to the assemble, the rows it takes
+    branch checked on its own). A source placed only where an assemble runs (``fuse_across``' ``if``)
+    and assembled again into the same rows is a view there only: the second assemble, where it
+    may run on no path of that ``if``'s condition, is checked as a placement of its own and the
+    ``if`` widened to make the view where either runs (``place_again``); an assemble of a placed
+    source into other rows or another buffer is a user error naming the first. The placement must be invisible: from the source's creation to the assemble, the rows it takes
     in ``target`` are neither written (their old content would be lost, or a host write would
     land before the assembled rows instead of under them) nor read, by a task or the host (a
     host read whose value nothing uses reads nothing), an
@@ -149,6 +153,8 @@ class FuseCreateAssembleToSlice(Pass):
             self.analyse(func)
             self.fills = {}
         self.placed: dict[str, Placement] = {}  # source -> where it was placed
+        self.placed_by: dict[str, object] = {}  # source -> the assemble that placed it
+        self.guarded: dict[str, _Guarded] = {}  # source placed only where an assemble runs -> how
         self.sliced: dict[str, tuple] = {}  # source -> (base, shape, offset) of the slice its create became
         self.by_branch = False  # whether a source was placed by an ``if`` (``place_by_branch``)
         self.rows_of: dict[str, frozenset] = {}  # placed source -> the (root, region)s it now is
@@ -480,11 +486,12 @@ class FuseCreateAssembleToSlice(Pass):
                 raise self.source_not_one_create(value.source.name, let)
             if region is not FULL:
                 raise _source_a_view(value.source.name, root, let)
-        if src in self.placed and self.same_rows(let, src, self.placed[src]):
-            # (the placement's check accepted this assemble as a read: no write of the rows or the
-            # source comes between the two)
-            stmts[at] = S.Let.make(let.var, value.target, let.span)
-            return at
+        if src in self.placed:
+            if self.same_rows(let, src, self.placed[src]):
+                # (the placement's check accepted this assemble as a read: no write of the rows or
+                # the source comes between the two)
+                return self.place_again(stmts, at, src)
+            raise self.placed_elsewhere(let, src)
         # (plain loops in what runs per assemble: a comprehension or generator is a call of its own)
         create_at = None
         for j in range(at - 1, -1, -1):  # (SSA: src is bound once)
@@ -535,11 +542,26 @@ class FuseCreateAssembleToSlice(Pass):
         stmts[create_at] = S.Let.make_trusted(create.var, view, create.span)
         stmts[at] = S.Let.make_trusted(let.var, value.target, let.span)
         self.placed[src] = placed
+        self.placed_by[src] = let
         # (the slice's places are its rows when the base's places are the target's)
         made = placed.rows if self.places.get(base.name) == placed.places else None
         self.sliced[src] = (base.name, create.value.shape, value.offset, made)
         self.place_rows(src, placed.rows)
         return at
+
+    def placed_elsewhere(self, let, src: str) -> UserError:
+        """The error for an assemble of ``src`` into other rows (or another buffer) than those an
+        earlier assemble of it made it a view of: a tensor is a view of one place."""
+        first = self.placed_by[src]
+        name, target, other = _base(src), _base(let.value.target.name), _base(first.value.target.name)
+        return UserError(
+            f"pl.assemble cannot make '{name}' a view of '{target}' (the runtime cannot copy): '{name}' is already "
+            f"made a view of the rows of '{other}' it is assembled into at line {_line(first)} (where that "
+            f"assemble runs), and a tensor is a view of one place only",
+            let.span,
+            hint=f"assemble a pl.create_tensor of its own, written by its own task, into each place, or assemble "
+            f"'{name}' into the same rows both times",
+        )
 
     def source_not_one_create(self, source: str, let) -> UserError:
         """The error for an assemble whose source ``source`` may be several buffers (``storage_map``'s
@@ -645,7 +667,63 @@ class FuseCreateAssembleToSlice(Pass):
             )
         k, p, chain = found
         create = chain[-1]
-        conds, loops = [], []  # (each block's condition for the assemble to run; the levels of the loops)
+        conds, loops = self.route(levels, k, let, target, src)
+        guard = None
+        for cond in conds:
+            guard = cond if guard is None else S.Bin(_AND, guard, cond, span=cond.span)
+        in_then = True
+        if len(conds) == 1 and conds[0]._production == "Un":  # (an if's else branch alone: the if swapped)
+            guard, in_then = guard.a, False
+        available = self.available_at(levels, k, p, chain)
+        block = levels[k].stmts
+        root = self.roots.get(target, target)
+        base = value.target
+        if target not in available:
+            if root in available and {r for r, _ in self.places.get(target, ())} == {root}:
+                base = S.Var(root, span=value.target.span)  # a copy or result of it: the same buffer
+            else:
+                raise _target_missing(target, src, let)
+        _check_offset_known(value, src, available, let)
+        if guard is not None and scalar_names([guard]) - available:
+            missing = sorted(scalar_names([guard]) - available)[0]
+            self.refuse_across(let, target, src, " and the ".join(_kind_names(levels[k:-1])),
+                               f"whether the assemble runs is decided by '{_base(missing)}', which is not known where "
+                               f"'{_base(src)}' is created")
+        placed = self.fills.get(id(let))
+        if placed is None:
+            placed = Placement.of(self.places.get(target), create.value.shape, value.offset)
+        self.check_across(stmts, at, levels, k, p, chain, loops, placed)
+        view = S.SliceTensor.make(base, create.value.shape, value.offset, False, False, True, None)
+        if guard is None:
+            made = S.Let.make(create.var, view, create.span)
+            rows = placed.rows if self.places.get(base.name) == placed.places else None
+            self.sliced[src] = (base.name, create.value.shape, value.offset, rows)
+        else:  # (the view when the assemble will run, the source's own buffer otherwise)
+            span = create.span
+            view_b, own_b = S.Binder(f"{src}__placed", create.var.type), S.Binder(f"{src}__own", create.var.type)
+            branches = [
+                [S.Let(view_b, view, span=span), S.Yield([S.Var(view_b.name, span=span)], span=span)],
+                [S.Let(own_b, create.value, span=span), S.Yield([S.Var(own_b.name, span=span)], span=span)],
+            ]
+            if not in_then:
+                branches.reverse()
+            made = S.If(guard, *branches, [create.var], span=span)
+            self.by_branch = True  # (a walk of the output finds its storage: no slice to forward)
+            self.guarded[src] = _Guarded(block, made, chain, view, [tuple(conds)])
+        block[p] = self.with_create(block[p], chain, made)
+        stmts[at] = S.Let.make(let.var, value.target, let.span)
+        self.placed[src] = placed
+        self.placed_by[src] = let
+        self.place_rows(src, placed.rows)
+        return at
+
+    def route(self, levels: list, k: int, let, target: str, src: str) -> tuple[list, list]:
+        """(the conditions for the assemble at the end of ``levels`` to run, one per ``if`` branch
+        and loop of a bound not known to run, from the create's block ``k`` down; the levels of
+        the loops around it). A ``pl.while_`` or ``pl.parallel`` loop, or one whose step is not a
+        positive constant, between the two is a user error: whether or in which order it
+        assembles is not known at the create."""
+        conds, loops = [], []
         for m in range(k, len(levels) - 1):
             frame = levels[m]
             stmt, kind = frame.stmt, frame.stmt._production
@@ -665,53 +743,46 @@ class FuseCreateAssembleToSlice(Pass):
                 if not (start._production == stop._production == "Int" and start.value < stop.value):
                     conds.append(S.Cmp(_LT, start, stop, span=stmt.span))
                 loops.append(m)
-        loop = loops[0] if loops else None  # (the outermost: its body runs again after the assemble)
-        guard = None
-        for cond in conds:
-            guard = cond if guard is None else S.Bin(_AND, guard, cond, span=cond.span)
-        in_then = True
-        if len(conds) == 1 and conds[0]._production == "Un":  # (an if's else branch alone: the if swapped)
-            guard, in_then = guard.a, False
-        # the names bound where the create is: before its block, in it before the create
+        return conds, loops
+
+    def available_at(self, levels: list, k: int, p: int, chain: list) -> set[str]:
+        """The names bound where the create at the end of ``chain`` (in ``levels[k]``'s block at
+        ``p``) is: before its block, in it before the create (in the with blocks around it too)."""
         available = set(list(self.defined_before)[: levels[k].start])
-        block = levels[k].stmts
-        for before in block[:p]:
+        for before in levels[k].stmts[:p]:
             available.update(b.name for b in visible_binders(before))
-        for stmt in chain[:-1]:  # (the with blocks around the create, its binders before it in each)
+        for stmt in chain[:-1]:
             inner = stmt.body
             for before in inner[: _position(inner, chain, stmt)]:
                 available.update(b.name for b in visible_binders(before))
-        root = self.roots.get(target, target)
-        base = value.target
-        if target not in available:
-            if root in available and {r for r, _ in self.places.get(target, ())} == {root}:
-                base = S.Var(root, span=value.target.span)  # a copy or result of it: the same buffer
-            else:
-                raise _target_missing(target, src, let)
-        _check_offset_known(value, src, available, let)
-        if guard is not None and scalar_names([guard]) - available:
-            missing = sorted(scalar_names([guard]) - available)[0]
-            self.refuse_across(let, target, src, " and the ".join(_kind_names(levels[k:-1])),
-                               f"whether the assemble runs is decided by '{_base(missing)}', which is not known where "
-                               f"'{_base(src)}' is created")
-        # between the create and the assemble: the rest of the with blocks around the create, the
-        # create's block up to the statement holding the assemble, and each block down to it up to
-        # it; in a loop, also the rest of each block in the loop (the next iteration's prefix)
+        return available
+
+    def check_across(self, stmts, at: int, levels: list, k: int, p: int, chain: list, loops: list, placed) -> None:
+        """``fuse_across``' checks of the assemble at ``stmts[at]`` (the end of ``levels``) as the
+        placement of the source made at the end of ``chain`` (in ``levels[k]``'s block at ``p``)
+        in ``placed``' rows: between the create and the assemble (the rest of the with blocks
+        around the create, the create's block up to the statement holding the assemble, each
+        block down to it up to it) nothing touches the rows; in a loop, the rest of each block
+        in the loop (the next iteration's prefix) writes them not, nor reads them after a write
+        of the source; a fill is overwritten before the assemble; the uses after it are reads
+        (``check_uses_after``). Else a user error."""
+        let, create = stmts[at], chain[-1]
+        value, target = let.value, let.value.target.name
+        loop = loops[0] if loops else None  # (the outermost: its body runs again after the assemble)
         between, again = [], []
         for stmt in reversed(chain[:-1]):
             inner = stmt.body
             between += inner[_position(inner, chain, stmt) + 1:]
+        block = levels[k].stmts
         between += block[p + 1 : levels[k].at]
         for m in range(k + 1, len(levels)):
             inner, pos = levels[m].stmts, levels[m].at
             between += inner[:pos]
             if loop is not None and m > loop:
                 again += inner[pos + 1:]
+        src = create.var.name
         aliases = self.source_aliases(src)
         after = self.uses_after(levels, k, loops, aliases)
-        placed = self.fills.get(id(let))
-        if placed is None:
-            placed = Placement.of(self.places.get(target), create.value.shape, value.offset)
         if after:
             # (in a loop the next iteration's assemble follows this one's writes of the source)
             fresh = not loops and self.never_written(create, between, aliases)
@@ -720,27 +791,97 @@ class FuseCreateAssembleToSlice(Pass):
         if again:  # (after an assemble the rows hold the source: a read sees it until one is written)
             self.check_placement_invisible(again, value, create, let, placed.rows, self.writes_any(again, aliases))
         self.check_fill_overwritten(between, create, let, target)
-        view = S.SliceTensor.make(base, create.value.shape, value.offset, False, False, True, None)
-        if guard is None:
-            made = S.Let.make(create.var, view, create.span)
-            rows = placed.rows if self.places.get(base.name) == placed.places else None
-            self.sliced[src] = (base.name, create.value.shape, value.offset, rows)
-        else:  # (the view when the assemble will run, the source's own buffer otherwise)
-            span = create.span
+
+    def place_again(self, stmts: list, at: int, src: str) -> int:
+        """Rewrite the assemble at ``stmts[at]`` of ``src`` into the rows ``src`` is already
+        placed in: no copy, the target itself. A source ``fuse_across`` placed only where its
+        first assemble runs (``guarded``) is a view only on those paths: where this assemble
+        runs and no path of the guard holds (its conditions, ``route``'s, include those of no
+        path), the source would still be its own buffer and the copy lost. There this assemble
+        is checked as a placement of its own (``check_across``, the source's accesses its own,
+        not the rows'), and the guard widened to hold where either runs: the view whenever the
+        source will be assembled there. The index of the rewritten assemble."""
+        let = stmts[at]
+        guarded = self.guarded.get(src)
+        if guarded is not None:
+            levels = [*self.frames, _Frame(stmts, self.block, at, let, None, self.block_start)]
+            k = next((m for m in range(len(levels)) if levels[m].stmts is guarded.block), None)
+            if k is None:
+                raise InternalError(
+                    f"the block of the create of '{src}', placed where a first assemble runs, is not around a "
+                    "second assemble of it", pass_name=self.name, node=let,
+                )
+            target = let.value.target.name
+            conds, loops = self.route(levels, k, let, target, src)
+            if not any(all(c in conds for c in path) for path in guarded.paths):
+                self.widen_guard(stmts, at, levels, k, conds, loops, src, guarded)
+        stmts[at] = S.Let.make(let.var, let.value.target, let.span)
+        return at
+
+    def widen_guard(self, stmts, at: int, levels: list, k: int, conds: list, loops: list, src: str, guarded) -> None:
+        """``place_again``'s check of the assemble at ``stmts[at]``, run where ``conds`` hold, as
+        the placement of ``src``, and the ``if`` ``guarded.made`` replaced by one that makes the
+        view where a path of the guard or ``conds`` holds (the view itself when ``conds`` always do
+        or contradict the one path), the source's own buffer otherwise."""
+        let, block = stmts[at], guarded.block
+        p = next((j for j, s in enumerate(block) if _holds(s, guarded.made)), None)
+        if p is None:
+            raise InternalError(f"the create of '{src}' is not in its block", pass_name=self.name, node=let)
+        names = scalar_names(conds) - self.available_at(levels, k, p, guarded.chain)
+        if names:
+            self.refuse_across(
+                let, let.value.target.name, src, " and the ".join(_kind_names(levels[k:-1])),
+                f"whether this second assemble of it runs is decided by '{_base(sorted(names)[0])}', which is not "
+                f"known where '{_base(src)}' is created",
+            )
+        rows = self.rows_of.pop(src)  # (checked as before its first placement: its accesses are its own)
+        try:
+            self.check_across(stmts, at, levels, k, p, guarded.chain, loops, self.placed[src])
+        finally:
+            self.rows_of[src] = rows
+        paths = [path for path in guarded.paths if not all(c in path for c in conds)] + [tuple(conds)]
+        if len(paths) == 2 and all(len(path) == 1 for path in paths) and (
+            paths[0][0] == S.Un(_NOT, paths[1][0]) or paths[1][0] == S.Un(_NOT, paths[0][0])
+        ):
+            paths = [()]  # (a condition or its negation: every run)
+        create = guarded.chain[-1]
+        span = create.span
+        if () in paths:
+            made = S.Let.make(create.var, guarded.view, span)
+            del self.guarded[src]
+        else:
+            guard, in_then = None, True
+            for path in paths:
+                both = None
+                for cond in path:
+                    both = cond if both is None else S.Bin(_AND, both, cond, span=cond.span)
+                guard = both if guard is None else S.Bin(_OR, guard, both, span=both.span)
+            if guard._production == "Un" and guard.op is _NOT:  # (an if's else branch alone: the if swapped)
+                guard, in_then = guard.a, False
             view_b, own_b = S.Binder(f"{src}__placed", create.var.type), S.Binder(f"{src}__own", create.var.type)
             branches = [
-                [S.Let(view_b, view, span=span), S.Yield([S.Var(view_b.name, span=span)], span=span)],
+                [S.Let(view_b, guarded.view, span=span), S.Yield([S.Var(view_b.name, span=span)], span=span)],
                 [S.Let(own_b, create.value, span=span), S.Yield([S.Var(own_b.name, span=span)], span=span)],
             ]
             if not in_then:
                 branches.reverse()
             made = S.If(guard, *branches, [create.var], span=span)
-            self.by_branch = True  # (a walk of the output finds its storage: no slice to forward)
-        block[p] = self.with_create(block[p], chain, made)
-        stmts[at] = S.Let.make(let.var, value.target, let.span)
-        self.placed[src] = placed
-        self.place_rows(src, placed.rows)
-        return at
+            self.guarded[src] = guarded._replace(made=made, paths=paths)
+        block[p] = self.swap_create(block[p], guarded.made, made)
+
+    def swap_create(self, stmt, old, new):
+        """``stmt`` with ``old`` (``stmt`` itself, or a statement of the with blocks in it) replaced by
+        ``new``; a rewritten body stands for the body as analysed (``with_create``'s)."""
+        if stmt is old:
+            return new
+        body = stmt.body
+        pos = next(j for j, s in enumerate(body) if _holds(s, old))
+        new_body = body[:pos] + (self.swap_create(body[pos], old, new),) + body[pos + 1:]
+        self.analysed[id(new_body)] = self.analysed.get(id(body), body)
+        out = stmt.replace(body=new_body)
+        self.was[id(out)] = self.was.get(id(stmt), stmt)
+        self.kept_bodies += [new_body, out]
+        return out
 
     def uses_after(self, levels: list, k: int, loops: list, aliases: set[str]) -> dict[str, int]:
         """The live uses of each name of ``aliases`` after the assemble at the end of ``levels``
@@ -1324,6 +1465,19 @@ class FuseCreateAssembleToSlice(Pass):
         )
 
 
+class _Guarded(NamedTuple):
+    """A source ``fuse_across`` made a view only where an assemble of it runs: the block of its
+    create (``sequence``'s list), the ``if`` that makes it there (the view, or its own buffer), the
+    with blocks around the create and the create as analysed (``_create_chain``'s), the view, and
+    the paths (each a tuple of conditions that all hold) on which the ``if`` makes the view."""
+
+    block: list
+    made: object
+    chain: list
+    view: object
+    paths: list
+
+
 class _Frame(NamedTuple):
     """A block around the one being rewritten (``sequence``'s): its statements (as rewritten so
     far), the block as analysed, the position of the statement whose body is walked, that
@@ -1417,6 +1571,13 @@ def _same_create(a, b) -> bool:
     if a.init._production in ("Int", "Float") and a.init._production == b.init._production:
         return a.init.value == b.init.value and a.init.dtype == b.init.dtype
     return same_exprs([a.init], [b.init])
+
+
+def _holds(stmt, inner) -> bool:
+    """Whether ``stmt`` is ``inner`` or holds it in its with blocks."""
+    if stmt is inner:
+        return True
+    return stmt._production == "Scope" and any(_holds(s, inner) for s in stmt.body)
 
 
 def _create_chain(stmt, src: str) -> list | None:
