@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from nanopass.languages import DIRECTED
 from nanopass.languages.terms import ParamDir
 from nanopass.rewrite import Pass, register
@@ -116,8 +118,7 @@ class CheckOutputParamsWritten(Pass):
                 places = roots(value)
                 if places and not places & params:
                     self.ctx.warn(
-                        f"'{func.name}' returns '{_source_name(value.name)}', which is not a parameter's "
-                        "buffer: the caller never sees it (nothing copies it into an output parameter)",
+                        unseen_return_message(func.name, _source_name(value.name)),
                         stmt.span or func.span,
                         "let the kernel write into the Out parameter itself (pass the parameter as its "
                         "output argument) instead of rebinding the name to a new tensor",
@@ -181,6 +182,24 @@ def _is_tensor_arg(arg) -> bool:
     from nanopass.languages.terms import ArgDir
 
     return arg.dir is not ArgDir.Scalar
+
+
+_UNSEEN_RETURN = re.compile(r"'[^']*' returns '([^']*)', which is not a parameter's buffer: ")
+
+
+def unseen_return_message(func: str, name: str) -> str:
+    """The warning that ``func`` returns ``name`` (as written), a tensor of no parameter's buffer."""
+    return (f"'{func}' returns '{name}', which is not a parameter's buffer: the caller never sees it (nothing "
+            "copies it into an output parameter)")
+
+
+def unseen_return(warning) -> str | None:
+    """The name (as written) a warning of this pass says is returned but seen by no caller
+    (``unseen_return_message``), else None."""
+    if warning.pass_name != CheckOutputParamsWritten.name:
+        return None
+    found = _UNSEEN_RETURN.match(warning.message)
+    return found.group(1) if found else None
 
 
 def _source_name(name: str) -> str:

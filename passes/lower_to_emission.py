@@ -16,7 +16,7 @@ from .kernels import kernel_table, output_params
 from .naming import NameTable
 from .reads import body_reads
 from .types import type_env
-from .util import carry_arrays, iter_stmts
+from .util import carry_arrays, iter_stmts, note_unrebound_yields, unrebound_positions
 
 E = EMISSION
 # Every emission node but the Unit is built unchecked (``make_trusted``): its symbols are the
@@ -46,6 +46,27 @@ TASK_ID = DType.TASK_ID  # (read once: an enum member read through its class cos
 
 def is_tid(ty) -> bool:
     return ty._production == "ScalarType" and ty.dtype is TASK_ID
+
+
+def _inits_rebound(loop, name: str) -> bool:
+    """Whether a carry of ``loop`` whose init is the name ``name`` is rebound: declared ahead of
+    the loop, holding the init (a carry not rebound is its init's variable, and reads nothing)."""
+    return any(it.plan.rebind for it in loop.iters if it.init._production == "Var" and it.init.name == name)
+
+
+def note_unrebound(loop, yields: dict[int, tuple], followers: dict[str, list[str]]) -> None:
+    """For a loop some of whose carries are not rebound: their positions in ``yields``
+    (``note_unrebound_yields``: its Yield's values there read nothing), and under the name of each
+    such carry's init, the carry's and its result's names in ``followers`` (the carry is the
+    init's variable: a read of either reads the init's identifier). ``survey`` does it inline
+    for a ``For``."""
+    at = unrebound_positions(loop)
+    if at:
+        note_unrebound_yields(loop, yields, at)
+        for i in at:
+            it = loop.iters[i]
+            if it.init._production == "Var":
+                followers.setdefault(it.init.name, []).extend((it.var.name, loop.results[i].name))
 
 
 @register
@@ -156,8 +177,10 @@ class LowerToEmission(Pass):
         """One walk of ``body``: the names the C++ reads, and the names its statements bind, both
         as C++ identifiers (the function's map, ``cpp``; ``asked`` names the tree's names).
 
-        Read: every use except returns (which emit nothing) and None seeds read as a carry's init
-        (folded into the carry). Every read field is entered (``READ_FIELDS``); the usual nodes
+        Read: every use except returns (which emit nothing), None seeds read as a carry's init
+        (folded into the carry), and a carry's init and Yield values where the carry (an if
+        result) is not rebound (it is its init's variable: nothing copies, the Yield assigns
+        nothing; a read of the carry is one of the init's identifier). Every read field is entered (``READ_FIELDS``); the usual nodes
         are taken apart inline (a Task's arguments, a loop's bounds, an if's condition, a Yield's values, an
         operation's operands, a dependency edge's TaskId and index, a barrier's edges, a cell's
         store), a Var or an Int met as a
@@ -196,6 +219,24 @@ class LowerToEmission(Pass):
         # the reads it saves where few statements are idle); a statement that asks ends it after
         # its own reads.
         idle = False
+        # Carries (if results) not rebound (``note_unrebound``): the id of a Yield -> the positions
+        # it assigns nothing; a name -> the carries and results that are its variable, a read of
+        # one of them a read of it (``read_through``). A loop or if met while idle is not noted:
+        # its inits, and any value of a Yield of it that names their storage, are read or never
+        # asked about (counting such a value read then changes no answer)
+        unrebound: dict[int, tuple] = {}
+        followers: dict[str, list[str]] = {}
+        while_, note_yields = WHILE, note_unrebound_yields
+
+        def read_through(name: str) -> bool:
+            """Whether ``name`` is known read, itself or through a carry that is its variable."""
+            if name in used:
+                return True
+            for other in followers.get(name, ()):
+                if read_through(other):
+                    add(name)
+                    return True
+            return False
         for stmt in iter_stmts(body):
             kind = type(stmt)
             if kind is task:
@@ -223,23 +264,36 @@ class LowerToEmission(Pass):
                 if idle:
                     continue
                 values = stmt.values
+                if unrebound:
+                    skipped = unrebound.get(id(stmt))
+                    if skipped:  # (the values of carries not rebound: assigned nothing)
+                        values = [v for i, v in enumerate(values) if i not in skipped]
             elif kind is scope:  # (it reads nothing itself)
                 if skipping:
-                    while pending and pending[-1] in used:
+                    while pending and (pending[-1] in used or followers and read_through(pending[-1])):
                         unask()
                     idle = not pending
                 continue
             elif kind is loop:
                 bind(stmt.var.name)
-                for it in stmt.iters:  # (an IterArg read in place: its init, unless a None seed)
-                    bind(it.var.name)
-                    init = it.init
-                    if idle:
-                        continue
-                    if type(init) is not var:
-                        push(init)
-                    elif cpp.get(init.name, init.name) not in none_seeds:
-                        add(init.name)
+                if idle:  # (its carries not rebound are not noted: every name asked so far is read)
+                    for it in stmt.iters:
+                        bind(it.var.name)
+                else:
+                    at = ()  # (``note_unrebound``, inlined)
+                    for i, it in enumerate(stmt.iters):  # (an IterArg read in place: its init, unless a None seed or not rebound)
+                        bind(it.var.name)
+                        init = it.init
+                        if not it.plan.rebind:
+                            at += (i,)
+                            if type(init) is var:
+                                followers.setdefault(init.name, []).extend((it.var.name, stmt.results[i].name))
+                        elif type(init) is not var:
+                            push(init)
+                        elif cpp.get(init.name, init.name) not in none_seeds:
+                            add(init.name)
+                    if at:
+                        note_yields(stmt, unrebound, at)
                 for result in stmt.results:
                     bind(result.name)
                 if idle:
@@ -281,10 +335,17 @@ class LowerToEmission(Pass):
                 bind(stmt.cell)
                 continue
             elif kind is if_:  # (its results' names bound in place: Phis)
-                for phi in stmt.results:
-                    bind(phi.var.name)
                 if idle:
+                    for phi in stmt.results:
+                        bind(phi.var.name)
                     continue
+                at = ()
+                for i, phi in enumerate(stmt.results):
+                    bind(phi.var.name)
+                    if not phi.plan.rebind:
+                        at += (i,)
+                if at:
+                    note_yields(stmt, unrebound, at)
                 # its condition read here, a comparison's operands as a loop's bounds: a name read
                 # there is known read from the next scope on (``idle``), not after the walk
                 cond = stmt.cond
@@ -303,6 +364,8 @@ class LowerToEmission(Pass):
                 if production == "CellDecl":
                     bind(stmt.cell)
                 elif production in DEFINING:
+                    if kind is while_ and not idle:
+                        note_unrebound(stmt, unrebound, followers)
                     bound += [b.name for b in defined_binders(stmt)]
                     if production == "Let" and type(stmt.value) is var and self.names_one_storage(stmt):
                         continue  # (it emits nothing, so reads nothing)
@@ -339,11 +402,11 @@ class LowerToEmission(Pass):
                         elif value is not None and type(value) is not int_:
                             push(value)
                     continue
-                if kind is iter_arg:  # its init, unless a None seed
+                if kind is iter_arg:  # its init, unless a None seed or the carry is not rebound
                     init = node.init
                     if type(init) is not var:
                         push(init)
-                    elif cpp.get(init.name, init.name) not in none_seeds:
+                    elif node.plan.rebind and cpp.get(init.name, init.name) not in none_seeds:
                         add(init.name)
                     continue
                 for name, many in fields_of[kind]:
@@ -362,7 +425,9 @@ class LowerToEmission(Pass):
                         elif value_kind is not int_:
                             push(value)
             self.operations_unread = len(operations)
-            if not operations or not reads_all and used.issuperset(pending):
+            if not operations or not reads_all and (
+                used.issuperset(pending) or followers and all(map(read_through, pending))
+            ):
                 break
             for node in operations:  # their operands: the operations among them are met next round
                 a, b = node.a, node.b
@@ -395,7 +460,8 @@ class LowerToEmission(Pass):
         remap_output_aliases named (``named_binders``): a name is read if one of its reads is one
         ``survey`` counts: any read but as a whole value, or a read as a whole value (a let's
         value, a carry's init) but those ``survey`` leaves out (a None seed as a carry's init, a
-        let that names its value's storage); the bound names are the binders' and the cells'.
+        let that names its value's storage, the init of a carry not rebound; a Yield's value
+        there, ``reads.unassigned``, is not looked at); the bound names are the binders' and the cells'.
         Only the statements holding those reads as whole values are looked at (found by their
         places in the body's walk), and the cell declarations, not their expressions."""
         order = walk_of(body).order  # (the walk ``reads`` counts places in)
@@ -408,7 +474,7 @@ class LowerToEmission(Pass):
             for place in places:
                 stmt = order[place]  # (a Let, its value; or a loop, one of its carries' inits)
                 kind = type(stmt)
-                if kind is let_ and self.names_one_storage(stmt) or seed and kind in loops:
+                if kind is let_ and self.names_one_storage(stmt) or kind in loops and (seed or not _inits_rebound(stmt, name)):
                     continue  # (a read that does not count)
                 used.add(name)
                 break

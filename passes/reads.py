@@ -14,7 +14,7 @@ from typing import NamedTuple
 from nanopass.languages import BATCHED
 from nanopass.languages.statements import kept, walk_of
 
-from .util import BODY_FIELDS, TYPE_PRODUCTIONS
+from .util import BODY_FIELDS, TYPE_PRODUCTIONS, note_unrebound_yields
 
 # Nodes that read no name (a type's extents are never printed as reads): the walk goes no
 # further into them. A binder is a name and its type; a carry plan and a TaskId's source are
@@ -28,12 +28,15 @@ class Reads(NamedTuple):
     """What ``body_reads`` found of the reads of the statements' own expressions (returns left
     out), by places in the body's walk (``walk_of(body).order``). A name read as a whole value
     (a let's value, a carry's init: a read that lower_to_emission may not count, when it copies
-    nothing) is read there: ``whole``, name -> the places of each such read, in order. Any other
-    read: ``last``, name -> the place of the last statement that reads it so."""
+    nothing) is read there: ``whole``, name -> the places of each such read, in order. A Yield's
+    value where the carry (if result) is not rebound, which the Yield assigns nothing
+    (``note_unrebound_yields``): ``unassigned``, name -> the place of the last such read. Any
+    other read: ``last``, name -> the place of the last statement that reads it so."""
 
     last: dict[str, int]
     whole: dict[str, list[int]]
     marked: dict[int, int]  # id of each statement the walk was asked to place -> its place
+    unassigned: dict[str, int]
 
     def last_read(self) -> dict[str, int]:
         """name -> the place of the last statement that reads it, in any way."""
@@ -41,6 +44,9 @@ class Reads(NamedTuple):
         for name, places in self.whole.items():
             if last.get(name, -1) < places[-1]:
                 last[name] = places[-1]
+        for name, place in self.unassigned.items():
+            if last.get(name, -1) < place:
+                last[name] = place
         return last
 
 
@@ -63,6 +69,8 @@ def read_walk(body, marks: frozenset | set = frozenset()) -> Reads:
     push = nodes.append
     reading: dict[type, tuple] = {}  # statement class -> its fields that may read a name
     here = -1
+    unrebound: dict[int, tuple] = {}  # id of a Yield -> the positions it assigns nothing (``note_unrebound_yields``)
+    unassigned: dict[str, int] = {}
     for stmt in walk_of(body).order:
         here += 1
         if id(stmt) in marks:
@@ -86,22 +94,37 @@ def read_walk(body, marks: frozenset | set = frozenset()) -> Reads:
         elif production == "Dummy":
             deps = stmt.deps
         elif production == "Yield":
-            for node in stmt.values:
-                if node._production == "Var":
-                    last[node.name] = here
-                else:
-                    push(node)
+            skipped = unrebound.get(id(stmt)) if unrebound else None
+            if skipped:
+                for i, node in enumerate(stmt.values):
+                    if node._production != "Var":
+                        push(node)
+                    elif i in skipped:  # (a carry not rebound: assigned nothing)
+                        unassigned[node.name] = here
+                    else:
+                        last[node.name] = here
+            else:
+                for node in stmt.values:
+                    if node._production == "Var":
+                        last[node.name] = here
+                    else:
+                        push(node)
             deps = ()
         elif production == "For":
             for node in (stmt.start, stmt.stop, stmt.step):
                 if node._production != "Int":
                     push(node)
+            rebound = True
             for it in stmt.iters:
                 node = it.init
                 if node._production == "Var":
                     places(node.name, []).append(here)
                 else:
                     push(node)
+                if not it.plan.rebind:
+                    rebound = False
+            if not rebound:
+                note_unrebound_yields(stmt, unrebound)
             deps = ()
         elif production == "Let":
             node = stmt.value
@@ -120,6 +143,11 @@ def read_walk(body, marks: frozenset | set = frozenset()) -> Reads:
                 push(node)
             deps = ()
         else:
+            if production == "If" or production == "While":
+                for carry in stmt.results if production == "If" else stmt.iters:
+                    if not carry.plan.rebind:
+                        note_unrebound_yields(stmt, unrebound)
+                        break
             read_fields = reading.get(type(stmt))
             if read_fields is None:
                 read_fields = reading[type(stmt)] = reading_fields(type(stmt), BODY_FIELDS.get(production, ()))
@@ -159,7 +187,7 @@ def read_walk(body, marks: frozenset | set = frozenset()) -> Reads:
                     push(init)
             else:
                 nodes += node._children()
-    return Reads(last, whole, marked)
+    return Reads(last, whole, marked, unassigned)
 
 
 def reading_fields(cls: type, bodies: tuple) -> tuple:

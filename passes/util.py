@@ -78,6 +78,31 @@ def last_yield(body):
     return None
 
 
+def unrebound_positions(stmt) -> tuple:
+    """The positions of the carries (if results) of a loop or if ``stmt`` (carried language on)
+    that are not rebound: such a carry is its init's variable (such an if's result, the value
+    both branches yield), which the Yields ending its bodies assign nothing."""
+    at = ()
+    i = 0
+    for carry in stmt.results if stmt._production == "If" else stmt.iters:
+        if not carry.plan.rebind:
+            at += (i,)
+        i += 1
+    return at
+
+
+def note_unrebound_yields(stmt, into: dict[int, tuple], at: tuple | None = None) -> None:
+    """``at`` (``unrebound_positions`` of the loop or if ``stmt``, found when None; not empty) in
+    ``into`` under the id of each Yield that ends one of its bodies."""
+    if at is None:
+        at = unrebound_positions(stmt)
+    for body in (stmt.then, stmt.orelse) if stmt._production == "If" else (stmt.body,):
+        while len(body) == 1 and body[0]._production == "Scope" and getattr(body[0], "origin", None) is _COMPILER:
+            body = body[0].body  # (``last_yield``, inlined)
+        if body and body[-1]._production == "Yield":
+            into[id(body[-1])] = at
+
+
 def carry_arrays(func) -> dict[str, int]:
     """Loop results and if results that hold a TaskId array (carried language on): name -> N."""
     out: dict[str, int] = {}

@@ -8,6 +8,8 @@ exception or a timeout. The fuzz tool runs the same check on longer budgets.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 
@@ -225,3 +227,84 @@ def test_a_run_whose_traces_differ_is_a_bug_and_one_the_program_makes_fail_is_no
 
     monkeypatch.setattr(check, "check_stages", faults)
     assert Checker(tmp_path, seconds=60, runs=1).check(text).kind == COMPILED
+
+
+# -- what the value check passes over ---------------------------------------------------------------
+
+PING_PONG = (REPO / "tests" / "golden" / "ping_pong.py").read_text()
+# ping_pong with its second buffer named ``out``: the Out parameter is rebound to a create, swapped
+# with another, and returned; the compile warns that 'out' is not a parameter's buffer (the caller
+# never sees it), and the program as written reads that tensor as the parameter at its end
+OUT_REBOUND = re.sub(r"\bnxt\b", "out", PING_PONG)
+
+
+def _with_mismatches(monkeypatch, extra):
+    """``check.check_stages`` with the mismatches ``extra(result)`` gives added to its result's."""
+    from nanopass.tools import check
+
+    real = check.check_stages
+
+    def checked(*args, **kwargs):
+        result = real(*args, **kwargs)
+        result.mismatches = [*result.mismatches, *extra(result)]
+        return result
+
+    monkeypatch.setattr(check, "check_stages", checked)
+
+
+def _final_read_mismatch(name: str):
+    from nanopass.tools.values import Mismatch, Read
+
+    read = Read(("final", name), "the end of the program", f"output parameter {name}", ((0, 0),), (("entry", 1, 0),))
+    return Mismatch(read, (0, 0), ("task", 3, 1, (0, 0)), ("entry", 1, 0))
+
+
+def test_the_end_read_of_an_output_parameter_returned_rebound_is_passed_over(tmp_path):
+    assert "out = pl.create_tensor" in OUT_REBOUND
+    outcome = Checker(tmp_path, seconds=60, runs=2).check(OUT_REBOUND)
+    # (before: a value-mismatch, the end of the program reads element [0, 0] of output parameter out)
+    assert outcome.kind == COMPILED, outcome
+    import nanopass
+    from nanopass.tools.fuzz_frontend import unseen_output_reads
+
+    stages = nanopass.generate_orchestration(_load(tmp_path, OUT_REBOUND)).stages
+    assert any("returns 'out', which is not a parameter's buffer" in w.message for s in stages for w in s.warnings)
+    assert unseen_output_reads(stages) == {("final", "out")}
+
+
+def test_only_the_warned_end_read_is_passed_over(tmp_path, monkeypatch):
+    from nanopass.tools.values import Mismatch, Read
+
+    def task_read(_result):
+        read = Read(("task", 2, 0), "task 2 (step) slot 0", "cur", ((0, 0),), (("task", 1, 1, (0, 0)),))
+        return [Mismatch(read, (0, 0), ("task", 1, 1, (0, 0)), ("task", 0, 1, (0, 0)))]
+
+    _with_mismatches(monkeypatch, task_read)  # another read of the warned program
+    outcome = Checker(tmp_path, seconds=60, runs=1).check(OUT_REBOUND)
+    assert outcome.kind == "value-mismatch" and outcome.message.startswith("task 2 (step) slot 0 reads"), outcome
+    monkeypatch.undo()
+    _with_mismatches(monkeypatch, lambda _result: [_final_read_mismatch("out")])  # no warning: ping_pong as it is
+    outcome = Checker(tmp_path, seconds=60, runs=1).check(PING_PONG)
+    assert outcome.kind == "value-mismatch" and outcome.message.startswith("the end of the program reads"), outcome
+
+
+def test_a_warned_return_of_no_output_parameters_name_passes_over_nothing(tmp_path):
+    import nanopass
+    from nanopass.tools.fuzz_frontend import unseen_output_reads
+
+    # basic's d returned under another name, made by a create: warned, but no parameter is 'e'
+    text = BASIC.replace("        d = self.kernel_add(c, b, d)\n        return d\n",
+                         "        e = pl.create_tensor([16, 16], dtype=pl.FP32)\n"
+                         "        e = self.kernel_add(c, b, e)\n        return e\n")
+    assert text != BASIC
+    stages = nanopass.generate_orchestration(_load(tmp_path, text)).stages
+    assert any("returns 'e', which is not a parameter's buffer" in w.message for s in stages for w in s.warnings)
+    assert unseen_output_reads(stages) == frozenset()
+
+
+def _load(tmp_path, text: str):
+    from conftest import load_program
+
+    path = tmp_path / "prog_loaded.py"
+    path.write_text(text)
+    return load_program(path)

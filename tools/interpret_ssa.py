@@ -89,6 +89,44 @@ def interpret(program, inputs: Inputs, *, copies: bool = False) -> Trace:
     return Interpreter(program, inputs, copies=copies).run()
 
 
+def copy_roots(body) -> dict[str, str]:
+    """Each TaskId or TaskId array name that copies another -> the name it copies at the root:
+    a let of a name; an array's ``arr[i] = t`` version (an array's versions are one C++ array);
+    a TaskId carried through a ``pl.parallel`` loop in a manual scope, in the body, its init's
+    name (every iteration sees the initial value). The C++ holds both in one storage."""
+    roots: dict[str, str] = {}
+
+    def copies(name: str, source: str) -> None:
+        roots[name] = roots.get(source, source)
+
+    def block(stmts, manual: bool) -> None:
+        for stmt in stmts:
+            kind = stmt._production
+            if kind == "Let":
+                ty, value = stmt.var.type, stmt.value
+                if ty._production in ("ScalarType", "ArrayType") and ty.dtype is DType.TASK_ID:
+                    vk = value._production
+                    if vk == "Var":
+                        copies(stmt.var.name, value.name)
+                    elif vk == "SetItem":
+                        copies(stmt.var.name, value.array.name)
+            elif kind == "Scope" or kind == "CompilerScope":
+                block(stmt.body, manual or stmt.mode is ScopeMode.manual)
+            elif kind == "If":
+                block(stmt.then, manual)
+                block(stmt.orelse, manual)
+            elif kind == "For" or kind == "While":
+                if manual and kind == "For" and stmt.kind is LoopKind.parallel:
+                    for it in stmt.iters:
+                        ty = it.var.type
+                        if ty._production == "ScalarType" and ty.dtype is DType.TASK_ID and it.init._production == "Var":
+                            copies(it.var.name, it.init.name)
+                block(stmt.body, manual)
+
+    block(body, False)
+    return roots
+
+
 @dataclass
 class _YieldFrame:
     values: list | None = None
@@ -110,6 +148,7 @@ class Interpreter:
         self.frames: list[_YieldFrame] = []
         self.sites = site_ids(program)
         self.waited: frozenset | None = None  # the names the function reads (a dummy's TaskId read)
+        self.roots: dict[str, str] | None = None  # a TaskId (array) copy -> what it copies (``copy_roots``)
 
     # -- entry ---------------------------------------------------------------------------------------
 
@@ -512,9 +551,15 @@ class Interpreter:
     def dep_entries(self, deps) -> list[frozenset]:
         """The valid entries a dependency list puts in the C++ array, one per TaskId (a whole
         array: one per valid slot; a TaskId carried through a ``pl.parallel`` loop stands for
-        every iteration's, one entry each in the C++: the caller counts each set's ids)."""
+        every iteration's, one entry each in the C++: the caller counts each set's ids), the
+        dependencies that name one TaskId (``entry_key``) giving its entries once."""
         out: list[frozenset] = []
+        named: set[tuple] = set()
         for dep in deps:
+            key = self.entry_key(dep)
+            if key in named:
+                continue
+            named.add(key)
             kind = dep._production
             if kind in ("DepVar", "DerivedDep"):
                 value = self.value(dep.value)
@@ -529,6 +574,25 @@ class Interpreter:
                     value = value[self.index(value, dep.index, dep)]
             out += [v for v in (value if isinstance(value, tuple) else (value,)) if v]
         return out
+
+    def entry_key(self, dep) -> tuple:
+        """What a dependency names: the TaskId, TaskId array slot (by its index expression) or
+        whole array, with a copy taken for what it copies (``copy_roots``), or the cell. Two
+        dependencies with one key hold one value wherever both are read, and a dependency list
+        names it once (``docs/semantics.md``: a barrier of one distinct entry is not submitted)."""
+        kind = dep._production
+        if kind == "CellDep":
+            return ("cell", dep.cell, None)
+        if kind == "DepItem":
+            ref, index = dep.array, dep.index
+        elif kind == "DepEdge":
+            ref, index = dep.tid, dep.index
+        else:
+            ref, index = dep.value, None
+        if self.roots is None:
+            self.roots = copy_roots(self.func.body)
+        name = ref.name
+        return ("tid", self.roots.get(name, name), None if index is None else repr(index))
 
     def tids(self, value) -> frozenset[int]:
         if isinstance(value, frozenset):
