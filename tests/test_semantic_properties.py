@@ -203,6 +203,7 @@ def test_the_oracle_catches_a_missing_edge_the_checker_would_miss(monkeypatch):
 
     monkeypatch.setattr(runtime_model.Model, "ordered", lambda self, a, b: True)
     monkeypatch.setattr(runtime_model.Model, "ordered_before", lambda self, b: -1)  # every node
+    monkeypatch.setattr(runtime_model.Model, "reach_of", lambda self, b: (b, 0))  # every node before b
     program = generate(RandomChooser(1), manual=True, features=BASE)  # a mixed program whose scope needs 3 edges
     assert program.mixed
     with pytest.raises(PropertyFailure, match="after removing a needed edge the checker reports"):

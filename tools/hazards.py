@@ -96,24 +96,24 @@ def find_hazards(
     unordered pairs, few) are looked at one by one. The result is the pairwise definition's.
 
     Every access is a node of the model, so the runtime orders before an access every access
-    below its closure's floor (``Model.closure``): the bitsets hold the events from a window base
+    below its closure's floor (``Model.reach_of``): the bitsets hold the events from a window base
     on, and the base rises to the lowest floor of the buffer's accesses still to come once that
     drops at least half of the window (a box left empty is dropped). A program whose floors rise
     with it (a loop of ordered steps) costs time linear in its accesses, not in their square."""
     runtime = None if unordered else runtime or model(trace)
-    by_buffer: dict[str, list[Access]] = {}
+    by_buffer: dict[str, list[tuple[int, Access]]] = {}  # buffer -> (its box's id, access), in order
     box_ids: dict[Box, int] = {}
     for access in accesses(trace):
         by_buffer.setdefault(access.buffer, []).append((box_ids.setdefault(access.box, len(box_ids)), access))
     found: dict[tuple[int, int, str], Hazard] = {}
     overlap: dict[tuple[int, int], bool] = {}
-    closure = runtime.closure if runtime is not None else None
+    reach_of = runtime.reach_of if runtime is not None else None
     for buffer, items in by_buffer.items():
-        lowest = _lowest_floors(items, closure)
+        lowest = _lowest_floors(items, reach_of)
         base = 0  # bit j of a box's bitsets is event base + j
         boxes: dict[int, _Filed] = {}
         for position, (box_id, b) in enumerate(items):
-            floor, rest = closure[b.event] if closure is not None else (0, 0)
+            floor, rest = reach_of(b.event) if reach_of is not None else (0, 0)
             if lowest[position] - base > max(_LEAST_SHIFT, (b.event - base) >> 1):
                 base = _rebase(boxes, base, lowest[position])
             candidates = 0
@@ -152,15 +152,15 @@ def find_hazards(
 _LEAST_SHIFT = 64  # a window's base rises by at least this many events (a test lowers it)
 
 
-def _lowest_floors(items: list, closure: dict | None) -> list[int]:
+def _lowest_floors(items: list, reach_of) -> list[int]:
     """Per position of one buffer's accesses: the lowest closure floor of that access and the later
     ones (every event below it is ordered before each of them); all 0 without a runtime."""
-    if closure is None:
+    if reach_of is None:
         return [0] * len(items)
     out = [0] * len(items)
     lowest = None
     for position in range(len(items) - 1, -1, -1):
-        floor = closure[items[position][1].event][0]
+        floor = reach_of(items[position][1].event)[0]
         lowest = floor if lowest is None or floor < lowest else lowest
         out[position] = lowest
     return out

@@ -70,6 +70,11 @@ class Model:
         floor, rest = self.closure[second]
         return first < floor and first in self.closure or first >= floor and bool(rest >> (first - floor) & 1)
 
+    def reach_of(self, second: int) -> tuple[int, int]:
+        """Node ``second``'s closure as (floor, rest): every node below ``floor`` finishes before it
+        starts, and each node ``floor + j`` for a bit j of ``rest``."""
+        return self.closure[second]
+
     def ordered_before(self, second: int) -> int:
         """The nodes that finish before node ``second`` starts, as a bitset of event indices."""
         floor, rest = self.closure[second]
