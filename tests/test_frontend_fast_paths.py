@@ -76,12 +76,14 @@ class _NameCx:
     """What exprs.name reads of a FunctionContext, every name bound to an INT64 local."""
 
     def __init__(self, source):
+        from nanopass.passes.frontend.array_names import ArrayNames
         from nanopass.passes.frontend.scope import new_binding
 
         self.visible = {n: new_binding(SCALAR_T[DType.INT64], "local", None) for n in ("x", "y", "z", "é")}
         self.span = source.span
         self.filename = source.filename
         self.ascii_columns = not source.wide_line_numbers()
+        self.arrays = ArrayNames(source.span)
 
 
 @pytest.mark.parametrize("shape", ["[16, 16]", "(4,)", "[0, 16]", "[16, 2**32]", "[4294967295]", "[True, 2]",

@@ -12,7 +12,9 @@ Semantics (what the program means, independent of how the C++ spells it):
 
 - values: scalars (computed with C semantics, ``tools/cvalues.py``), tensors (runtime views),
   TaskIds (the *set* of tasks a TaskId stands for: a submit's id, nothing for ``None``, every
-  iteration's id for a TaskId carried through a ``pl.parallel`` loop in a manual scope), arrays;
+  iteration's id for a TaskId carried through a ``pl.parallel`` loop in a manual scope), arrays
+  (each SSA version its own value; the C++ keeps one storage for the names of an array, which
+  agrees because the front end refuses a read through one name after a write through another, D18);
 - ``pl.create_tensor`` and ``Alloc`` allocate; a task argument is recorded with its direction as
   the runtime tag; trailing ``pl.Out`` parameters a task omits get OUTPUT slots (fresh buffers);
   a kernel's result is the argument it writes (or that fresh buffer);

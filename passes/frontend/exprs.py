@@ -230,6 +230,9 @@ def name(cx: FunctionContext, node: ast.Name) -> tuple[Any, Any]:
             return cx.unrolled[ident], binding.type
         if type(binding.type) is _SUBMIT_TUPLE:
             submit_tuples.refuse_bare(cx, ident, node)
+        arrays = cx.arrays
+        if (arrays.stale or arrays.loops) and binding.type._production == "ArrayType":
+            arrays.read(binding, ident, node)
         # (a bound name is a symbol: its binding's Binder, parameter or dynamic dimension was
         # built checked with it; a Span is a Span: cx.span(node), inlined for a file of ASCII text)
         span = None

@@ -16,6 +16,7 @@ from nanopass.errors import Span, UserError
 from nanopass.languages import surface as S
 from nanopass.languages.terms import DType
 
+from .array_names import ArrayNames
 from .names import check_user_name
 from .type_reader import compatible, type_text
 
@@ -61,6 +62,7 @@ class Scope:
         # has ended, still visible but with their C++ storage gone (D11) (``bound_tid``)
         self.with_tids: list[set[str]] = []
         self.closed_tids: set[str] = set()
+        self.arrays = ArrayNames(span)  # which array names share an array (D18)
 
     def error(self, message: str, node: ast.AST, hint: str | None = None) -> UserError:
         return UserError(message, self.span(node), hint)

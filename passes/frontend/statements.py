@@ -105,7 +105,13 @@ def assign(
             expr = L.Int.make(expr.value, ty.dtype)
     if cx.dump_tags:
         untag(cx, name)
+    source = cx.visible.get(value.id) if type(value) is _NAME else None
     binder = cx.bind(name, ty, target)
+    if ty._production == "ArrayType" and name != "_":
+        receiver = cx.visible[name]
+        cx.arrays.forget(receiver)  # (D18: the name of another array now, or a second name of this one)
+        if source is not None:
+            cx.arrays.share(source, value.id, receiver, name, stmt)
     # (trusted: the Binder cx.bind built, and the value a reader of a right-hand side built: each
     # reader's value is an Rhs, made by that kind's constructors)
     return [L.Let.make_trusted(binder, expr, _statement_span(cx, stmt, target, binder.span))]
@@ -289,12 +295,19 @@ def read_if(cx: FunctionContext, stmt: ast.If) -> list[Any]:
         )
     known = constant_truth(cond)  # (a pl.unroll copy's guard: the branch not taken is never run)
     cx.enter(stmt)
+    arrays = cx.arrays
+    before = arrays.state() if arrays.shares or arrays.stale else None
     try:
         cx.push()
         cx.unreachable += known is False
         then = cx.block(stmt.body)
         cx.unreachable -= known is False
         then_frame = cx.pop()
+        if before is not None or arrays.shares or arrays.stale:  # (each branch starts from the state before the if)
+            then_state = arrays.state()
+            arrays.restore(before or ({}, {}))
+        else:
+            then_state = None
         cx.push()
         cx.unreachable += known is True
         orelse = cx.block(stmt.orelse)
@@ -302,10 +315,14 @@ def read_if(cx: FunctionContext, stmt: ast.If) -> list[Any]:
         else_frame = cx.pop()
     finally:
         cx.leave()
+    if then_state is not None:
+        arrays.join(then_state)
     for name, binding in then_frame.items():
         other = else_frame.get(name)
         if other is not None and compatible(binding.type, other.type):
             cx.set_binding(name, binding)
+            if binding.type._production == "ArrayType":
+                arrays.merge(binding, other)
         elif other is not None:
             raise cx.error(
                 f"'{name}' gets different types in the two branches: {type_text(binding.type)} and "

@@ -153,4 +153,7 @@ def _array_store(cx: FunctionContext, array: ast.Name, target: ast.Name, index_n
     if val._production == "Int":
         val = L.Int.make(val.value, aty.dtype)
     binder = cx.bind(target.id, aty, target)
+    written = cx.visible.get(target.id)
+    if written is not None:
+        cx.arrays.wrote(written, target.id, stmt.lineno)  # (D18: every other name of the array sees it)
     return L.Let.make(binder, L.SetItem.make(arr, index, val), span=cx.span(stmt))

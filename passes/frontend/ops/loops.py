@@ -127,6 +127,7 @@ def counted_loop(cx: FunctionContext, stmt: ast.For, call: ast.Call, kind: LoopK
                 raise cx.error(
                     "the loop target must be a name (or i, (a, b) with init_values=...)", var_node
                 )
+        arrays_before = cx.arrays.begin_loop(stmt.lineno)  # (after the init values: read once, before the loop)
         var_name = var_node.id
         # (trusted: a name cx.define has checked, as Scope.bind's Binder)
         var = L.Binder.make_trusted(var_name, INDEX_T, cx.define(var_name, INDEX_T, var_node, "loopvar").span)
@@ -151,9 +152,12 @@ def counted_loop(cx: FunctionContext, stmt: ast.For, call: ast.Call, kind: LoopK
         frame = cx.pop()
         cx.leave()
     cx.close(frame, f"defined inside the loop at line {stmt.lineno}")
+    passed = yielded_arrays(cx, frame, iters, body_nodes[-1]) if explicit else []
+    cx.arrays.end_loop(arrays_before, cx.visible, [p for p in passed if p[0] is not None and p[1] is not None])
     if explicit:
         for name_node, it in zip(result_names, iters):
             results.append(cx.bind(name_node.id, it.var.type, name_node))
+        share_results(cx, iters, result_names, passed)
     start, stop, step = bounds
     # (trusted: a Binder, the bounds' expressions, a LoopKind, IterArgs, the statements the readers
     # built, Binders, a Span: each made by a constructor of its kind)
@@ -189,9 +193,40 @@ def iter_args(cx: FunctionContext, names: list[ast.Name], inits: list[ast.expr])
         init_expr, init_ty = cx.outside(lambda init=init: cx.expr(init))
         if init_ty._production not in ("TensorType", "ScalarType", "ArrayType"):
             raise cx.error("an init value must be a tensor, a scalar or an array", init)
+        source = cx.outside(lambda init=init: cx.visible.get(init.id)) if type(init) is ast.Name else None
         binding = cx.define(name_node.id, init_ty, name_node, "iter")
+        if source is not None:
+            cx.arrays.share(source, init.id, binding, name_node.id, init)  # (D18: the carry starts as the init)
         iters.append(L.IterArg.make(L.Binder.make(name_node.id, init_ty, span=binding.span), init_expr))
     return iters
+
+
+def yielded_arrays(cx: FunctionContext, frame: dict, iters: list[Any], last: ast.stmt) -> list[tuple[Any, Any, ast.AST]]:
+    """Per carry of a loop whose body ``frame`` was just popped, in order: the carry's binding
+    (None: not an array), the binding of the name its ``pl.yield_`` passes on (a name of the
+    body, or one visible after the loop; None: not a name) and the yielded node (D18)."""
+    passed = []
+    for it, arg in zip(iters, last.value.args):
+        carry = frame.get(it.var.name) if it.var.type._production == "ArrayType" else None
+        source = (frame.get(arg.id) or cx.visible.get(arg.id)) if carry is not None and type(arg) is ast.Name else None
+        passed.append((carry, source, arg))
+    return passed
+
+
+def share_results(cx: FunctionContext, iters: list[Any], result_names: list[ast.Name],
+                  passed: list[tuple[Any, Any, ast.AST]]) -> None:
+    """Each array result of a loop, just bound, names the array its carry and its yielded name
+    name (D18)."""
+    for it, name_node, (carry, source, node) in zip(iters, result_names, passed):
+        if carry is None:
+            continue
+        result = cx.visible.get(name_node.id)
+        if result is None:
+            continue
+        cx.arrays.forget(result)
+        cx.arrays.share(carry, it.var.name, result, name_node.id, name_node)
+        if source is not None:
+            cx.arrays.share(source, node.id, result, name_node.id, name_node)
 
 
 def loop_yield(cx: FunctionContext, stmt: ast.stmt, iters: list[Any]) -> tuple[list[Any], list[ast.Name]]:

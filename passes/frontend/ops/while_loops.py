@@ -14,7 +14,7 @@ from nanopass.languages import surface as S
 from ..names import dsl_call
 from ..registry import ARGUMENT, EXPRESSION, ITERATOR, STATEMENT, TARGETS, VALUE, dsl_op
 from ..type_reader import BOOL_T, type_text
-from .loops import is_yield_assign, iter_args, loop_yield
+from .loops import is_yield_assign, iter_args, loop_yield, share_results, yielded_arrays
 
 if TYPE_CHECKING:
     from ..context import FunctionContext
@@ -64,6 +64,7 @@ def while_(cx: FunctionContext, stmt: ast.For, call: ast.Call) -> list[Any]:
     cx.push()
     try:
         iters = iter_args(cx, names, init_node.elts)
+        arrays_before = cx.arrays.begin_loop(stmt.lineno)  # (after the init values: read once, before the loop)
         cond_call = first.value
         if len(cond_call.args) != 1 or cond_call.keywords:
             raise cx.error("pl.cond takes one argument: the loop's condition", cond_call)
@@ -78,7 +79,10 @@ def while_(cx: FunctionContext, stmt: ast.For, call: ast.Call) -> list[Any]:
         frame = cx.pop()
         cx.leave()
     cx.close(frame, f"defined inside the pl.while_ loop at line {stmt.lineno}")
+    passed = yielded_arrays(cx, frame, iters, last)
+    cx.arrays.end_loop(arrays_before, cx.visible, [p for p in passed if p[0] is not None and p[1] is not None])
     results = [cx.bind(name_node.id, it.var.type, name_node) for name_node, it in zip(result_names, iters)]
+    share_results(cx, iters, result_names, passed)
     return [L.While.make(iters, cond, body, results, span=cx.span(stmt))]
 
 

@@ -1,0 +1,226 @@
+"""Names of one array (decision D18 in docs/decisions.md): a read of an array name after a slot
+write through another name of the same array is a user error.
+
+In Python, ``old = tids`` makes two names of one list, and the C++ keeps one storage for the names
+of an array; the reference interpreter and the dependency passes read each SSA version of an
+array as its own value. The two readings differ exactly where a name is read after a write
+through another name of its array, so the front end refuses that read, at the read.
+
+Names come to share an array by a plain assignment (``old = tids``), a loop carry and its init
+value (``init_values=(tids,)``), and a loop result and the value yielded to it. The front end reads
+a function once, in order: ``ArrayNames`` follows which visible bindings share an array and which
+may have been written through another name (``stale``) along that order; an ``if`` joins the state
+of its branches (a relation or a write on either path holds after it), a loop joins the state
+before it with the state at the end of its body (it may not run). What the next iteration of a
+loop would see, the single reading does not: ``end_loop`` refuses what could differ there.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Any
+
+from nanopass.errors import UserError
+
+_ARRAY = "ArrayType"
+
+
+@dataclass
+class _Loop:
+    """What the body of one open loop did: the first read of each shared binding, the bindings
+    written through, and the names it made share (the binding given, the one given to, the node)."""
+
+    line: int
+    reads: dict[Any, ast.AST] = field(default_factory=dict)
+    writes: dict[Any, tuple[str, int]] = field(default_factory=dict)
+    shared: list[tuple[Any, Any, ast.AST]] = field(default_factory=list)
+
+
+class ArrayNames:
+    """The bindings of array names that share an array, along the order the front end reads.
+
+    ``shares``: binding -> the other bindings that may name its array (a symmetric relation;
+    absent: none). ``stale``: binding -> (the name written through, the line of the write), for a
+    binding whose array may have been written through another name since it was bound.
+    ``names``: binding -> its name (for messages and to tell whether it is still visible)."""
+
+    def __init__(self, span) -> None:
+        self.span = span
+        self.shares: dict[Any, frozenset] = {}
+        self.stale: dict[Any, tuple[str, int]] = {}
+        self.names: dict[Any, str] = {}
+        self.loops: list[_Loop] = []
+
+    # -- events ---------------------------------------------------------------------------------
+
+    def share(self, source: Any, source_name: str, receiver: Any, receiver_name: str, node: ast.AST) -> None:
+        """``receiver`` (just bound) names the array ``source`` names, and every name sharing it."""
+        if source is receiver or source.type._production != _ARRAY:
+            return
+        shares = self.shares
+        group = shares.get(source, frozenset()) | {source}
+        group -= {receiver}
+        shares[receiver] = shares.get(receiver, frozenset()) | group
+        for other in group:
+            shares[other] = shares.get(other, frozenset()) | {receiver}
+        self.names[source], self.names[receiver] = source_name, receiver_name
+        stale = self.stale.get(source)
+        if stale is not None:  # (not reached: the source was read just now, which refuses a stale one)
+            self.stale[receiver] = stale
+        for loop in self.loops:
+            loop.shared.append((source, receiver, node))
+
+    def forget(self, binding: Any) -> None:
+        """``binding``'s name is bound to another array: it shares none and is not stale."""
+        shares = self.shares
+        others = shares.pop(binding, None)
+        if others:
+            for other in others:
+                rest = shares[other] - {binding}
+                if rest:
+                    shares[other] = rest
+                else:
+                    del shares[other]
+        self.stale.pop(binding, None)
+
+    def wrote(self, binding: Any, name: str, line: int) -> None:
+        """A slot of ``binding``'s array was written through ``name``: every other name of it may
+        now read the write."""
+        self.names[binding] = name
+        for other in self.shares.get(binding, ()):
+            self.stale[other] = (name, line)
+        for loop in self.loops:
+            loop.writes.setdefault(binding, (name, line))
+
+    def read(self, binding: Any, name: str, node: ast.AST) -> None:
+        """A read of ``name`` (``binding``, an array): refused when stale; noted in the open loops."""
+        stale = self.stale.get(binding)
+        if stale is not None:
+            writer, line = stale
+            raise UserError(
+                f"'{name}' is read after a slot write through '{writer}' at line {line}, and both name one array: "
+                f"'{name}' would see the write in Python (and in the C++), not the slots it had",
+                self.span(node),
+                _hint(name),
+            )
+        self.names[binding] = name
+        for loop in self.loops:
+            loop.reads.setdefault(binding, node)
+
+    # -- paths ----------------------------------------------------------------------------------
+
+    def state(self) -> tuple[dict, dict]:
+        return dict(self.shares), dict(self.stale)
+
+    def restore(self, state: tuple[dict, dict]) -> None:
+        self.shares, self.stale = dict(state[0]), dict(state[1])
+
+    def join(self, state: tuple[dict, dict]) -> None:
+        """Where paths join: a relation or a write on either holds after them."""
+        shares, stale = state
+        for binding, others in shares.items():
+            self.shares[binding] = self.shares.get(binding, frozenset()) | others
+        for binding, why in stale.items():
+            self.stale.setdefault(binding, why)
+
+    def merge(self, kept: Any, dropped: Any) -> None:
+        """An if result: ``kept`` (the then branch's binding) now also stands for ``dropped``
+        (the else branch's)."""
+        if dropped not in self.shares and dropped not in self.stale:
+            return
+        others = self.shares.pop(dropped, frozenset()) - {kept}
+        if others:
+            self.shares[kept] = self.shares.get(kept, frozenset()) | others
+            for other in others:
+                self.shares[other] = (self.shares[other] - {dropped}) | {kept}
+            self.names[kept] = self.names.get(dropped, self.names.get(kept, ""))
+        why = self.stale.pop(dropped, None)
+        if why is not None:
+            self.stale.setdefault(kept, why)
+
+    # -- loops ----------------------------------------------------------------------------------
+
+    def begin_loop(self, line: int) -> tuple[dict, dict]:
+        """A loop body is read next (after its init values); returns the state before it."""
+        self.loops.append(_Loop(line))
+        return self.state()
+
+    def end_loop(self, before: tuple[dict, dict], visible: dict, carries: list[tuple[Any, Any, ast.AST]]) -> None:
+        """The body is read and its frame popped (``visible``: the bindings visible after the
+        loop). ``carries``: per array carry, its binding, the binding its yield passes on and the
+        yield's value node. The next iteration would read again what the body read: refused are
+
+        - a binding visible after the loop (so the same in the next iteration) read in the body
+          and stale at its end: the next iteration's read comes after the write;
+        - two such bindings made to share in the body while the body writes through one of them:
+          the next iteration's write would reach the other before the body binds it again;
+        - a carry whose yield passes on a binding visible after the loop, or one sharing an array
+          with such a binding that the carry did not share at the loop's start, while the body
+          writes through the carry and reads that binding: the next iteration's carry would be a
+          second name of it (not read in the body, the binding is stale after the loop).
+
+        The state after the loop joins the state before it (the body may not run)."""
+        loop = self.loops.pop()
+        if self.loops:  # (what this body did, the enclosing body did)
+            outer = self.loops[-1]
+            for binding, node in loop.reads.items():
+                outer.reads.setdefault(binding, node)
+            for binding, why in loop.writes.items():
+                outer.writes.setdefault(binding, why)
+            outer.shared.extend(loop.shared)
+
+        def outside(binding) -> bool:
+            return visible.get(self.names.get(binding)) is binding
+
+        for binding, node in loop.reads.items():
+            if outside(binding) and binding in self.stale and binding not in before[1]:
+                writer, line = self.stale[binding]
+                name = self.names[binding]
+                raise UserError(
+                    f"'{name}' is read in the loop at line {loop.line}, whose next iteration reads it after the slot "
+                    f"write through '{writer}' at line {line}, and both name one array: '{name}' would see the write "
+                    f"in Python (and in the C++)",
+                    self.span(node),
+                    _hint(name),
+                )
+        for source, receiver, node in loop.shared:
+            if not (outside(source) and outside(receiver) and receiver in self.shares.get(source, ())):
+                continue
+            written = {source, receiver} | self.shares.get(source, frozenset())
+            write = next((why for binding, why in loop.writes.items() if binding in written), None)
+            if write is not None:
+                raise UserError(
+                    f"'{self.names[receiver]}' and '{self.names[source]}' are made names of one array in the loop at "
+                    f"line {loop.line}, which writes a slot through '{write[0]}' at line {write[1]}: the loop's next "
+                    f"iteration would write through one name what the other reads",
+                    self.span(node),
+                    _hint(self.names[source]),
+                )
+        for carry, passed, node in carries:
+            group = {passed} | self.shares.get(passed, frozenset())
+            foreign = [b for b in group if outside(b) and b not in before[0].get(carry, frozenset())]
+            written = {carry} | self.shares.get(carry, frozenset())
+            write = next((why for binding, why in loop.writes.items() if binding in written), None)
+            if write is None:
+                continue
+            for binding in foreign:  # (after the loop, the carry's writes may have reached them)
+                self.stale.setdefault(binding, write)
+            read = [b for b in foreign if b in loop.reads]
+            if read:
+                name = self.names.get(read[0], "?")
+                raise UserError(
+                    f"the loop at line {loop.line} yields an array '{name}' names to its carry "
+                    f"'{self.names.get(carry, '?')}', through which the loop writes slots: the next iteration would "
+                    f"write through the carry what '{name}' reads",
+                    self.span(node),
+                    _hint(name),
+                )
+        self.join(before)
+
+
+def _hint(name: str) -> str:
+    return (f"to keep the slots of '{name}' as they were, copy them into a fresh array before the write "
+            f"(copy = pl.array.create(...), then slot = {name}[i]; copy[i] = slot for each slot), or carry a "
+            f"separate array through the loop (init_values=... and pl.yield_)")
+
