@@ -115,9 +115,21 @@ class FuseCreateAssembleToSlice(Pass):
     where the second is overwritten by a task's ``Out`` argument in its branch before anything
     reads it, no name that may hold the first (a copy, view, task result or carry of it) has a
     live use from the second's creation on, and no manual scope is around or in the branch (its
-    ``deps=`` know nothing of the sharing), the second becomes a copy of the first. Other sets
-    (two made in a row, creates in loops, the pairs above that fail a condition) stay refused,
-    the message saying which condition fails. Afterwards no ``AssembleTensor`` is left, and every
+    ``deps=`` know nothing of the sharing), the second becomes a copy of the first. A set that
+    one run may all make is placed without sharing where ``if``s choose which one the assemble
+    takes (``place_chosen``): the source an ``if``'s result (through copies), each branch yielding
+    one create's whole buffer or such a result of an ``if`` in it, every condition on the paths to
+    a create known where that create is made, in a block around the assemble. Those conditions
+    part the paths, so each create becomes the view where the assemble will take it (its paths'
+    conditions and ``route``'s) and its own buffer elsewhere (``fuse_across``' ``if``): no run makes
+    two of them views of the rows, and where one is the view the others are buffers of their own.
+    Each is checked as a single create placed where its assemble runs, the others not in the rows
+    (its rows unused from its creation to the assemble, a fill overwritten first, the uses after
+    the assemble reads that see the copy). A second assemble of one of them into the same rows is
+    no copy on the paths where it is the view; where it may run on another path (the view there
+    another create's) it is a user error, never a widened guard. Other sets (a choice made by a
+    loop's carries or trip count, a condition not known at a create, a create made in a branch,
+    the pairs above that fail a condition) stay refused, the message saying why. Afterwards no ``AssembleTensor`` is left, and every
     read observes what it observed with the copy. What reads which rows is ``assembled_rows``'
     analysis; this pass rewrites by it and refuses what it cannot prove invisible.
     """
@@ -349,6 +361,7 @@ class FuseCreateAssembleToSlice(Pass):
         self.analysed: dict[int, tuple] = {}  # id(a body fuse_across rewrote) -> the body as analysed
         # {two creates} -> why the second cannot be a copy of the first (``replaced_create``)
         self.unshared: dict[frozenset, str] = {}
+        self.unchosen: dict[int, str] = {}  # id(an assemble) -> why ``place_chosen`` did not place its source
         self.was: dict[int, object] = {}  # id(a with block fuse_across rewrote) -> the block as analysed
         self.kept_bodies: list = []  # (what those tables' ids are of)
 
@@ -481,6 +494,13 @@ class FuseCreateAssembleToSlice(Pass):
             [(root, region)] = held
             if root != src and region is FULL and root in self.creates:
                 src = root
+        elif held:
+            roots = {root for root, _ in held}
+            if (len(roots) > 1 and roots <= self.creates.keys() and not roots & self.placed.keys()
+                    and all(region is FULL for _, region in held)):
+                done = self.place_chosen(stmts, at, roots)
+                if done is not None:
+                    return done
         for root, region in held:
             if root != src:
                 raise self.source_not_one_create(value.source.name, let)
@@ -563,6 +583,21 @@ class FuseCreateAssembleToSlice(Pass):
             f"'{name}' into the same rows both times",
         )
 
+    def chosen_elsewhere(self, let, src: str) -> UserError:
+        """The error for a second assemble of ``src`` into the rows ``place_chosen`` made it a view
+        of only where a first assemble takes it among other creates, run where that may not hold:
+        there another create is the view of those rows."""
+        first = self.placed_by[src]
+        name, target = _base(src), _base(let.value.target.name)
+        return UserError(
+            f"pl.assemble cannot make '{name}' a view of '{target}' (the runtime cannot copy): '{name}' is made a "
+            f"view of those rows only where the assemble of line {_line(first)} takes it among other creates, "
+            f"and this one may run where that one takes another, which is then the view of the same rows",
+            let.span,
+            hint=f"assemble '{name}' here only under the conditions that choose it at line {_line(first)}, or "
+            "assemble a pl.create_tensor of its own",
+        )
+
     def source_not_one_create(self, source: str, let) -> UserError:
         """The error for an assemble whose source ``source`` may be several buffers (``storage_map``'s
         roots): each named by its definition (a create, a parameter, ...) and its line, and why one
@@ -603,6 +638,12 @@ class FuseCreateAssembleToSlice(Pass):
                     "which no run makes both, or one that a branch replaces while the first is dead, share the rows), "
                     "and as views of the same rows the later one's writes would go to the bytes the earlier one holds"
                 )
+                unchosen = self.unchosen.get(id(let))
+                if unchosen is not None:
+                    why += (
+                        "; nor can each be the view only where the assemble takes it (ifs before it choosing by "
+                        f"conditions known where each is made): {unchosen}"
+                    )
             return UserError(
                 f"pl.assemble needs a source made by pl.create_tensor, the same one on every path; '{_base(source)}' may "
                 f"be {choices} here: each create is a buffer of its own, and a source is made a view of the rows of "
@@ -645,20 +686,19 @@ class FuseCreateAssembleToSlice(Pass):
         source, the rows holding the source since the assemble); a fill is overwritten before
         the (first) assemble; the uses after it are reads (``check_uses_after``). The index of
         the rewritten assemble."""
+        plan = self.plan_across(stmts, at, src)
+        self.apply_across(stmts, at, stmts[at], src, plan)
+        return at
+
+    def plan_across(self, stmts: list, at: int, src: str, choice: list | None = None) -> _Across:
+        """``fuse_across``' checks of the assemble at ``stmts[at]`` as the placement of ``src``, and
+        how to place it (``apply_across``). With ``choice`` (``place_chosen``'s paths on which
+        the assemble takes ``src``), the view is made where the assemble runs on one of them."""
         let = stmts[at]
         value = let.value
         target = value.target.name
         levels = [*self.frames, _Frame(stmts, self.block, at, let, None, self.block_start)]
-        found = None
-        for k in range(len(levels) - 1, -1, -1):
-            block, q = levels[k].stmts, levels[k].at
-            for p in range(q - 1, -1, -1):
-                chain = _create_chain(block[p], src)
-                if chain is not None:
-                    found = k, p, chain
-                    break
-            if found is not None:
-                break
+        found = _find_create(levels, src)
         if found is None:
             raise UserError(
                 f"pl.assemble needs a source made by pl.create_tensor; '{_base(src)}' is not",
@@ -693,6 +733,16 @@ class FuseCreateAssembleToSlice(Pass):
         if placed is None:
             placed = Placement.of(self.places.get(target), create.value.shape, value.offset)
         self.check_across(stmts, at, levels, k, p, chain, loops, placed)
+        paths = [tuple(conds)] if choice is None else [(*conds, *path) for path in choice]
+        if choice is not None:
+            guard, in_then = _guard_of(paths)
+        return _Across(block, p, chain, base, placed, guard, in_then, paths, choice is not None)
+
+    def apply_across(self, stmts: list, at: int, let, src: str, plan: _Across) -> None:
+        """Make the create of ``src`` the view ``plan`` (``plan_across``'s) says, the assemble
+        ``let`` at ``stmts[at]`` its target."""
+        create, block, p = plan.chain[-1], plan.block, plan.p
+        value, guard, placed, base = let.value, plan.guard, plan.placed, plan.base
         view = S.SliceTensor.make(base, create.value.shape, value.offset, False, False, True, None)
         if guard is None:
             made = S.Let.make(create.var, view, create.span)
@@ -705,17 +755,106 @@ class FuseCreateAssembleToSlice(Pass):
                 [S.Let(view_b, view, span=span), S.Yield([S.Var(view_b.name, span=span)], span=span)],
                 [S.Let(own_b, create.value, span=span), S.Yield([S.Var(own_b.name, span=span)], span=span)],
             ]
-            if not in_then:
+            if not plan.in_then:
                 branches.reverse()
             made = S.If(guard, *branches, [create.var], span=span)
             self.by_branch = True  # (a walk of the output finds its storage: no slice to forward)
-            self.guarded[src] = _Guarded(block, made, chain, view, [tuple(conds)])
-        block[p] = self.with_create(block[p], chain, made)
+            self.guarded[src] = _Guarded(block, made, plan.chain, view, plan.paths, plan.chosen)
+        if plan.chosen:  # (another create of the choice may have been made a view in the same statement)
+            block[p] = self.swap_create(block[p], create, made)
+        else:
+            block[p] = self.with_create(block[p], plan.chain, made)
         stmts[at] = S.Let.make(let.var, value.target, let.span)
         self.placed[src] = placed
         self.placed_by[src] = let
         self.place_rows(src, placed.rows)
+
+    def place_chosen(self, stmts: list, at: int, roots: set[str]) -> int | None:
+        """Place the source of the assemble at ``stmts[at]``, which may be any of the creates
+        ``roots`` (none placed yet), each where the assemble takes it. Sound when ``ifs`` before
+        the assemble choose which one it takes (its source an ``if``'s result, through copies,
+        whose branches each yield one create's whole buffer or such a result of an ``if`` in the
+        branch) and each condition on the paths to a create is known where that create is made,
+        in a block around the assemble: the paths part by those conditions, so each create can
+        be the view of the target's rows exactly where the assemble will take it (and runs:
+        ``route``) and its own buffer elsewhere; no run makes two of them views of the rows. Each
+        is checked as a single create placed by ``fuse_across`` (its rows unused from its creation
+        to the assemble, a fill overwritten first, the uses after the assemble reads that see the
+        copy), with the others of ``roots`` their own buffers: on the paths where it is the view
+        they are. The index of the rewritten assemble; None, the reason in ``unchosen``, when the
+        choice is not made so (a loop's carry, a condition not known at a create, a create not in
+        a block around the assemble)."""
+        let = stmts[at]
+        levels = [*self.frames, _Frame(stmts, self.block, at, let, None, self.block_start)]
+        scopes = [_flatten(levels[m].stmts[: levels[m].at]) for m in range(len(levels) - 1, -1, -1)]
+        leaves: list = []
+        carried = {it.var.name for frame in levels[:-1] for it in getattr(frame.stmt, "iters", ())}
+        why = self.choice_leaves(let.value.source.name, scopes, (), leaves, carried)
+        choice: dict[str, list] = {}
+        for path, root in leaves:
+            choice.setdefault(root, []).append(path)
+        if why is None and choice.keys() != roots:
+            why = "the ifs before it do not choose among them alone"
+        plans = []
+        for root in sorted(choice) if why is None else ():
+            found = _find_create(levels, root)
+            if found is None:
+                why = f"'{_base(root)}' is not made in a block around the assemble"
+                break
+            k, p, chain = found
+            missing = scalar_names([c for path in choice[root] for c in path]) - self.available_at(levels, k, p, chain)
+            if missing:
+                why = (f"which of them it takes is decided by '{_base(sorted(missing)[0])}', which is not known where "
+                       f"'{_base(root)}' is created (line {_line(chain[-1])})")
+                break
+        if why is not None:
+            self.unchosen[id(let)] = why
+            return None
+        for root in sorted(choice):
+            plans.append((root, self.plan_across(stmts, at, root, choice[root])))
+        for root, plan in plans:  # (each checked with the others its own buffers: placed only now)
+            self.apply_across(stmts, at, let, root, plan)
         return at
+
+    def choice_leaves(self, name: str, scopes: list, path: tuple, leaves: list, carried: set[str]) -> str | None:
+        """Add to ``leaves`` a ``(path, create)`` for each path on which ``name`` holds one create's
+        whole buffer: ``name`` such a name itself, or the result of an ``if`` (through copies)
+        bound in ``scopes`` (the statements before, innermost block first, with blocks
+        flattened), each branch's yielded value followed in that branch, its condition (negated
+        in the ``else`` branch) added to ``path``. None, or why ``name`` is chosen otherwise
+        (``carried``: the carries of the loops around the assemble)."""
+        held = self.places.get(name, ())
+        if len(held) == 1:
+            [(root, region)] = held
+            if region is FULL and root in self.creates:
+                leaves.append((path, root))
+                return None
+        for i, scope in enumerate(scopes):
+            for j in range(len(scope) - 1, -1, -1):
+                stmt = scope[j]
+                kind = stmt._production
+                rest = [scope[:j], *scopes[i + 1:]]
+                if kind == "Let" and stmt.var.name == name:
+                    if stmt.value._production != "Var":
+                        return f"'{_base(name)}' is bound otherwise than by an if or a copy (line {_line(stmt)})"
+                    return self.choice_leaves(stmt.value.name, rest, path, leaves, carried)
+                if kind == "If" and any(r.name == name for r in stmt.results):
+                    r = next(m for m, b in enumerate(stmt.results) if b.name == name)
+                    for field, cond in (("then", stmt.cond), ("orelse", S.Un(_NOT, stmt.cond, span=stmt.cond.span))):
+                        body = getattr(stmt, field)
+                        value = body[-1].values[r]
+                        if value._production != "Var":
+                            return f"the if of line {_line(stmt)} yields no name"
+                        why = self.choice_leaves(value.name, [_flatten(body[:-1]), *rest], (*path, cond), leaves, carried)
+                        if why is not None:
+                            return why
+                    return None
+                if name in {b.name for b in visible_binders(stmt)}:
+                    what = "a loop" if kind in ("For", "While") else "a statement other than an if"
+                    return f"which of them it takes is decided by {what} (line {_line(stmt)}), not by an if before it"
+        if name in carried:
+            return f"which of them it takes is decided by the iterations of a loop ('{_base(name)}' is its carry)"
+        return f"'{_base(name)}' is not bound in a block around the assemble"
 
     def route(self, levels: list, k: int, let, target: str, src: str) -> tuple[list, list]:
         """(the conditions for the assemble at the end of ``levels`` to run, one per ``if`` branch
@@ -814,6 +953,8 @@ class FuseCreateAssembleToSlice(Pass):
             target = let.value.target.name
             conds, loops = self.route(levels, k, let, target, src)
             if not any(all(c in conds for c in path) for path in guarded.paths):
+                if guarded.chosen:
+                    raise self.chosen_elsewhere(let, src)
                 self.widen_guard(stmts, at, levels, k, conds, loops, src, guarded)
         stmts[at] = S.Let.make(let.var, let.value.target, let.span)
         return at
@@ -850,14 +991,7 @@ class FuseCreateAssembleToSlice(Pass):
             made = S.Let.make(create.var, guarded.view, span)
             del self.guarded[src]
         else:
-            guard, in_then = None, True
-            for path in paths:
-                both = None
-                for cond in path:
-                    both = cond if both is None else S.Bin(_AND, both, cond, span=cond.span)
-                guard = both if guard is None else S.Bin(_OR, guard, both, span=both.span)
-            if guard._production == "Un" and guard.op is _NOT:  # (an if's else branch alone: the if swapped)
-                guard, in_then = guard.a, False
+            guard, in_then = _guard_of(paths)
             view_b, own_b = S.Binder(f"{src}__placed", create.var.type), S.Binder(f"{src}__own", create.var.type)
             branches = [
                 [S.Let(view_b, guarded.view, span=span), S.Yield([S.Var(view_b.name, span=span)], span=span)],
@@ -1476,6 +1610,54 @@ class _Guarded(NamedTuple):
     chain: list
     view: object
     paths: list
+    chosen: bool = False  # (made by ``place_chosen``: another create is the view on the other paths)
+
+
+class _Across(NamedTuple):
+    """How ``apply_across`` places a source made in another block (``plan_across``'s): the block
+    of its create (``sequence``'s list) and the create's place in it, the with blocks around the
+    create and the create (``_create_chain``'s), the buffer the view is of, the placement, the
+    ``if``'s condition under which the create is the view (None: always) and whether the view is
+    its ``then`` branch, the paths on which it is (``_Guarded``'s), and whether ``place_chosen``
+    chose the create among others."""
+
+    block: list
+    p: int
+    chain: list
+    base: object
+    placed: Placement
+    guard: object
+    in_then: bool
+    paths: list
+    chosen: bool
+
+
+def _find_create(levels: list, src: str) -> tuple | None:
+    """``(k, p, chain)``: the create of ``src`` in the block of ``levels[k]`` (``_Frame``s) at ``p``,
+    before the statement of that block on the way to the last level (``_create_chain``'s chain:
+    the with blocks around it, then the create); None when none of those blocks makes it."""
+    for k in range(len(levels) - 1, -1, -1):
+        block, q = levels[k].stmts, levels[k].at
+        for p in range(q - 1, -1, -1):
+            chain = _create_chain(block[p], src)
+            if chain is not None:
+                return k, p, chain
+    return None
+
+
+def _guard_of(paths: list) -> tuple:
+    """``(guard, in_then)``: the disjunction of ``paths`` (each a tuple of conditions that all
+    hold), and whether an ``if`` over it takes its ``then`` branch where a path holds (False: the
+    guard is the negated condition of a lone path, given without its negation)."""
+    guard, in_then = None, True
+    for path in paths:
+        both = None
+        for cond in path:
+            both = cond if both is None else S.Bin(_AND, both, cond, span=cond.span)
+        guard = both if guard is None else S.Bin(_OR, guard, both, span=both.span)
+    if guard._production == "Un" and guard.op is _NOT:  # (an if's else branch alone: the if swapped)
+        guard, in_then = guard.a, False
+    return guard, in_then
 
 
 class _Frame(NamedTuple):
