@@ -10,7 +10,7 @@ from typing import NamedTuple
 from nanopass.errors import InternalError, UserError
 from nanopass.languages import SSA
 from nanopass.languages.statements import kept
-from nanopass.languages.terms import BinOp, CmpOp, LoopKind, ParamDir, ScopeMode, UnOp
+from nanopass.languages.terms import BinOp, CmpOp, DType, LoopKind, ParamDir, ScopeMode, UnOp
 from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots, extend_buffer_roots
@@ -21,7 +21,7 @@ from .assembled_rows import (
 from .hazards import storage_map, storage_with_slices, walk_storage
 from .host_accesses import element_places, host_target
 from .regions import FULL, UNKNOWN, overlaps
-from .kernels import kernel_table
+from .kernels import kernel_table, output_params
 from . import remove_dead_values as dead_values
 from .util import BODY_FIELDS, assigned_names, iter_stmts, scalar_names, var_reads
 
@@ -49,6 +49,7 @@ BLOCKS_FROM_USES = True
 # (an Enum member read off its class is a Python call each time in Python 3.11: read once)
 _IN, _OUT = ParamDir.In, ParamDir.Out
 _SEQ, _LT, _NOT, _AND, _OR = LoopKind.seq, CmpOp.lt, UnOp.not_, BinOp.and_, BinOp.or_
+_EQ, _GE, _SUB, _MOD, _INDEX = CmpOp.eq, CmpOp.ge, BinOp.sub, BinOp.mod, DType.INDEX
 
 
 @register
@@ -117,9 +118,11 @@ class FuseCreateAssembleToSlice(Pass):
     live use from the second's creation on, and no manual scope is around or in the branch (its
     ``deps=`` know nothing of the sharing), the second becomes a copy of the first. A set that
     one run may all make is placed without sharing where ``if``s choose which one the assemble
-    takes (``place_chosen``): the source an ``if``'s result (through copies), each branch yielding
-    one create's whole buffer or such a result of an ``if`` in it, every condition on the paths to
-    a create known where that create is made, in a block around the assemble. Those conditions
+    takes (``place_chosen``): the source an ``if``'s result (through copies and tasks' results),
+    each branch yielding one create's whole buffer or such a result of an ``if`` in it, or the
+    result of a ``pl.range`` loop of step 1 whose body passes its carries on so (its trip count
+    chooses: ``loop_choice_leaves``), every condition on the paths to a create known where that
+    create is made, in a block around the assemble. Those conditions
     part the paths, so each create becomes the view where the assemble will take it (its paths'
     conditions and ``route``'s) and its own buffer elsewhere (``fuse_across``' ``if``): no run makes
     two of them views of the rows, and where one is the view the others are buffers of their own.
@@ -781,9 +784,11 @@ class FuseCreateAssembleToSlice(Pass):
         is checked as a single create placed by ``fuse_across`` (its rows unused from its creation
         to the assemble, a fill overwritten first, the uses after the assemble reads that see the
         copy), with the others of ``roots`` their own buffers: on the paths where it is the view
-        they are. The index of the rewritten assemble; None, the reason in ``unchosen``, when the
-        choice is not made so (a loop's carry, a condition not known at a create, a create not in
-        a block around the assemble)."""
+        they are. A loop's trip count chooses too (``loop_choice_leaves``: a condition on its
+        bounds), and a create that no path takes is left its own buffer. The index of the
+        rewritten assemble; None, the reason in ``unchosen``, when the choice is not made so (a
+        loop's counter or a ``pl.parallel`` loop, a condition not known at a create, a create not
+        in a block around the assemble)."""
         let = stmts[at]
         levels = [*self.frames, _Frame(stmts, self.block, at, let, None, self.block_start)]
         scopes = [_flatten(levels[m].stmts[: levels[m].at]) for m in range(len(levels) - 1, -1, -1)]
@@ -793,8 +798,8 @@ class FuseCreateAssembleToSlice(Pass):
         choice: dict[str, list] = {}
         for path, root in leaves:
             choice.setdefault(root, []).append(path)
-        if why is None and choice.keys() != roots:
-            why = "the ifs before it do not choose among them alone"
+        if why is None and not choice.keys() <= roots:
+            why = "the ifs before it choose among other buffers too"
         plans = []
         for root in sorted(choice) if why is None else ():
             found = _find_create(levels, root)
@@ -816,13 +821,21 @@ class FuseCreateAssembleToSlice(Pass):
             self.apply_across(stmts, at, let, root, plan)
         return at
 
-    def choice_leaves(self, name: str, scopes: list, path: tuple, leaves: list, carried: set[str]) -> str | None:
+    def choice_leaves(
+        self, name: str, scopes: list, path: tuple, leaves: list, carried: set[str], stop: frozenset = frozenset(),
+    ) -> str | None:
         """Add to ``leaves`` a ``(path, create)`` for each path on which ``name`` holds one create's
         whole buffer: ``name`` such a name itself, or the result of an ``if`` (through copies)
         bound in ``scopes`` (the statements before, innermost block first, with blocks
         flattened), each branch's yielded value followed in that branch, its condition (negated
         in the ``else`` branch) added to ``path``. None, or why ``name`` is chosen otherwise
-        (``carried``: the carries of the loops around the assemble)."""
+        (``carried``: the carries of the loops around the assemble). A task's result is the
+        argument it writes back (the same buffer); a loop's result is followed as
+        ``loop_choice_leaves`` says. A name of ``stop`` is a leaf itself (a loop's carry, in its
+        body)."""
+        if name in stop:
+            leaves.append((path, name))
+            return None
         held = self.places.get(name, ())
         if len(held) == 1:
             [(root, region)] = held
@@ -837,7 +850,7 @@ class FuseCreateAssembleToSlice(Pass):
                 if kind == "Let" and stmt.var.name == name:
                     if stmt.value._production != "Var":
                         return f"'{_base(name)}' is bound otherwise than by an if or a copy (line {_line(stmt)})"
-                    return self.choice_leaves(stmt.value.name, rest, path, leaves, carried)
+                    return self.choice_leaves(stmt.value.name, rest, path, leaves, carried, stop)
                 if kind == "If" and any(r.name == name for r in stmt.results):
                     r = next(m for m, b in enumerate(stmt.results) if b.name == name)
                     for field, cond in (("then", stmt.cond), ("orelse", S.Un(_NOT, stmt.cond, span=stmt.cond.span))):
@@ -845,16 +858,114 @@ class FuseCreateAssembleToSlice(Pass):
                         value = body[-1].values[r]
                         if value._production != "Var":
                             return f"the if of line {_line(stmt)} yields no name"
-                        why = self.choice_leaves(value.name, [_flatten(body[:-1]), *rest], (*path, cond), leaves, carried)
+                        why = self.choice_leaves(
+                            value.name, [_flatten(body[:-1]), *rest], (*path, cond), leaves, carried, stop,
+                        )
                         if why is not None:
                             return why
                     return None
+                if kind == "Task" and any(b.name == name for b in stmt.outs):
+                    o = next(m for m, b in enumerate(stmt.outs) if b.name == name)
+                    written = output_params(self.kernels[stmt.kernel])[o]
+                    arg = stmt.args[written].value if written is not None and written < len(stmt.args) else None
+                    if arg is None or arg._production != "Var":
+                        return f"'{_base(name)}' is a new output of task {stmt.kernel} (line {_line(stmt)})"
+                    return self.choice_leaves(arg.name, [scope[:j + 1], *scopes[i + 1:]], path, leaves, carried, stop)
+                if kind == "For" and any(b.name == name for b in stmt.results):
+                    return self.loop_choice_leaves(stmt, name, rest, path, leaves, carried, stop)
                 if name in {b.name for b in visible_binders(stmt)}:
                     what = "a loop" if kind in ("For", "While") else "a statement other than an if"
                     return f"which of them it takes is decided by {what} (line {_line(stmt)}), not by an if before it"
         if name in carried:
             return f"which of them it takes is decided by the iterations of a loop ('{_base(name)}' is its carry)"
         return f"'{_base(name)}' is not bound in a block around the assemble"
+
+    def loop_choice_leaves(
+        self, loop, name: str, scopes: list, path: tuple, leaves: list, carried: set[str], stop: frozenset,
+    ) -> str | None:
+        """``choice_leaves`` of ``name``, a result of the sequential ``pl.range`` loop ``loop`` of step
+        1 whose body passes its carries on (a swap, a copy of one to another), chosen by ``if``s
+        of conditions known where the creates are (loop-invariant: each iteration takes the same
+        branches; ``place_chosen`` checks them there). Under each truth assignment of those
+        conditions the body is one map ``f`` of the carries (its yield at ``i`` the carry ``f(i)``
+        of the iteration), so after ``T = max(0, stop - start)`` trips the result at ``i`` holds
+        the init of carry ``f^T(i)``; the powers of ``f`` repeat from some ``first`` on, so which
+        init that is is a condition on the bounds (``_trips_are``; none for constant bounds)."""
+        where = f"which of them it takes is decided by a loop (line {_line(loop)})"
+        if loop.kind is not _SEQ or loop.step._production != "Int" or loop.step.value != 1:
+            return f"{where} that is not a pl.range of step 1"
+        body = loop.body
+        if not body or body[-1]._production != "Yield":
+            return f"{where} that yields no carries"
+        names = [it.var.name for it in loop.iters]
+        inner = frozenset(names)
+        scope = [_flatten(body[:-1])]
+        r = next(m for m, b in enumerate(loop.results) if b.name == name)
+        # carry position -> its (path, carry or create) leaves in the body: the carries the result
+        # may come from (the others, a target's name or a task id, do not matter)
+        each: dict[int, list] = {}
+        todo = [r]
+        while todo:
+            i = todo.pop()
+            if i in each:
+                continue
+            value, found = body[-1].values[i], []
+            if value._production != "Var" or self.choice_leaves(value.name, scope, (), found, carried, inner) is not None:
+                return f"{where} whose body passes its carries on otherwise than by copies, tasks and ifs"
+            if any(leaf not in inner and leaf not in self.creates for _, leaf in found):
+                return f"{where} whose body rebinds a carry to a buffer that is no create"
+            each[i] = found
+            todo += [names.index(leaf) for _, leaf in found if leaf in inner]
+        bases: list = []
+        for found in each.values():
+            for conds, _ in found:
+                for cond in conds:
+                    base = cond.a if cond._production == "Un" and cond.op is _NOT else cond
+                    if base not in bases:
+                        bases.append(base)
+        if len(bases) > 3:
+            return f"{where} whose carries are chosen by more than 3 conditions"
+        start, stop_at = loop.start, loop.stop
+        for truth in range(1 << len(bases)):
+            holds = {m: bool(truth >> m & 1) for m in range(len(bases))}
+
+            def consistent(conds) -> bool:
+                for cond in conds:
+                    negated = cond._production == "Un" and cond.op is _NOT
+                    if holds[bases.index(cond.a if negated else cond)] == negated:
+                        return False
+                return True
+
+            f = {}  # carry position -> the position of the carry it takes, or the create it is
+            for i, found in each.items():
+                taken = {leaf for conds, leaf in found if consistent(conds)}
+                if len(taken) != 1:
+                    break  # (the paths of each carry part every run: no run has these truth values)
+                leaf = taken.pop()
+                f[i] = names.index(leaf) if leaf in inner else leaf
+            if len(f) != len(each):
+                continue
+            assigned = tuple(b if holds[m] else S.Un(_NOT, b, span=b.span) for m, b in enumerate(bases))
+            # f^T for T = 0, 1, ...: each carry the init of a carry (its position) or a create;
+            # from T = first on, periodic with period len(powers) - first
+            powers = [{i: i for i in f}]
+            while (following := {i: m if isinstance(m, str) else powers[-1][m] for i, m in f.items()}) not in powers:
+                powers.append(following)
+            first = powers.index(following)
+            for j, power in enumerate(powers):
+                held = power[r]
+                for trips in _trips_are(start, stop_at, j, first, len(powers) - first, loop.span):
+                    at = (*path, *assigned, *trips)
+                    if isinstance(held, str):  # (a create the body rebinds the carry to)
+                        leaves.append((at, held))
+                        continue
+                    init = loop.iters[held].init
+                    if init._production != "Var":
+                        return f"{where} whose carry starts from no name"
+                    why = self.choice_leaves(init.name, scopes, at, leaves, carried, stop)
+                    if why is not None:
+                        return why
+        return None
 
     def route(self, levels: list, k: int, let, target: str, src: str) -> tuple[list, list]:
         """(the conditions for the assemble at the end of ``levels`` to run, one per ``if`` branch
@@ -1645,11 +1756,38 @@ def _find_create(levels: list, src: str) -> tuple | None:
     return None
 
 
+def _trips_are(start, stop, j: int, first: int, period: int, span) -> list:
+    """The paths (each a tuple of conditions) on which a loop from ``start`` to ``stop`` of step 1
+    runs ``T`` trips with ``T == j`` (``j < first``) or ``T >= first`` and ``T - first`` equal to
+    ``j - first`` modulo ``period``: none when the bounds are constants and it does not, one
+    empty path when they are and it does."""
+    if start._production == stop._production == "Int":
+        trips = max(0, stop.value - start.value)
+        return [()] if (trips == j if j < first else trips >= first and (trips - first) % period == j - first) else []
+    runs = S.Cmp(_LT, start, stop, span=span)
+    trips = stop if start._production == "Int" and start.value == 0 else S.Bin(_SUB, stop, start, span=span)
+
+    def number(value: int):
+        return S.Int(value, _INDEX, span=span)
+
+    if j < first:
+        return [(S.Un(_NOT, runs, span=span),)] if j == 0 else [(runs, S.Cmp(_EQ, trips, number(j), span=span))]
+    conds = [] if first == 0 else [S.Cmp(_GE, trips, number(first), span=span)]
+    if period > 1:
+        beyond = trips if first == 0 else S.Bin(_SUB, trips, number(first), span=span)
+        conds.append(S.Cmp(_EQ, S.Bin(_MOD, beyond, number(period), span=span), number(j - first), span=span))
+    if first == 0 and j == 0:  # (no trip at all is T = 0 too)
+        return [(S.Un(_NOT, runs, span=span),), (runs, *conds)]
+    return [(runs, *conds)]
+
+
 def _guard_of(paths: list) -> tuple:
     """``(guard, in_then)``: the disjunction of ``paths`` (each a tuple of conditions that all
     hold), and whether an ``if`` over it takes its ``then`` branch where a path holds (False: the
     guard is the negated condition of a lone path, given without its negation)."""
     guard, in_then = None, True
+    if () in paths:  # (a path with no condition: every run)
+        return None, True
     for path in paths:
         both = None
         for cond in path:

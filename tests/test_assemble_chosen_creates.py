@@ -13,8 +13,13 @@ overwritten first, the uses after the assemble reads that see the copy.
 Each program that compiles is checked on its values for the scalars that take each branch
 (``tools/properties.check_text``: every stage interpreted, no hazard, every read observing what
 it observes in the program as written, each assemble a copy); the C++ of some is read below.
-The programs refused name the reason: a choice made by a loop (its carries, its trip count), a
-condition not known where a create is made, a check of one create's placement that fails, a
+A sequential ``pl.range`` loop of step 1 whose body passes its carries on (swapped, one copied to
+another, by ``if``s of conditions known at the creates) chooses by its trip count: the result
+holds the init of the carry the body's map, applied trip count times, leads to, a condition on
+the loop's bounds (``n % 2 == 1`` for a swap).
+
+The programs refused name the reason: a choice made by a loop's counter or a ``pl.parallel`` loop,
+a condition not known where a create is made, a check of one create's placement that fails, a
 second assemble of one of them where another is the view."""
 
 from __future__ import annotations
@@ -26,7 +31,11 @@ import pytest
 from nanopass.errors import UserError
 from nanopass.pipeline import PipelineError
 from nanopass.tools.properties import Findings, check_text, compile_text
-from test_fuse_across_blocks import HEAD, LINE, RUNS, _cpp
+from test_fuse_across_blocks import HEAD, LINE, _cpp
+
+# (n odd and even, 0 among them, for the loops whose trip count chooses; c for the ifs and as a
+# trip count of 0 and 1)
+RUNS_ODD_AND_EVEN = [{"n": str(n), "c": str(c)} for n in range(4) for c in (0, 1)]
 
 MADE = """        t = pl.create_tensor([16, 16], dtype=pl.FP32)
         u = pl.create_tensor([16, 16], dtype=pl.FP32)
@@ -110,13 +119,68 @@ PLACEABLE = {
             big = pl.assemble(big, t, [16, 0])
         return big
 """,
+    # a swap in a loop where c > 0: after n trips t is u where c > 0 and n is odd
+    "swapped_in_a_loop": MADE + """        for i in pl.range(n):
+            if c > 0:
+                o = t
+                t = u
+                u = o
+        big = pl.assemble(big, t, [16, 0])
+        y = self.bump(u, y)
+        return big
+""",
+    # carries swapped by the yield, one written each trip: t is u after an odd number of trips
+    "carries_swapped_by_the_yield": MADE + """        for i, (p, q) in pl.range(n, init_values=(t, u)):
+            q = self.bump(x, q)
+            t, u = pl.yield_(q, p)
+        big = pl.assemble(big, t, [16, 0])
+        y = self.bump(u, y)
+        return big
+""",
+    # both written before a swap in a loop that may not run; u assembled, t read after
+    "a_swap_in_a_loop_that_may_not_run": """        t = pl.create_tensor([16, 16], dtype=pl.FP32)
+        t = self.step(x, t)
+        u = pl.create_tensor([16, 16], dtype=pl.FP32)
+        u = self.step(y, u)
+        for i in pl.range(n):
+            r = t
+            t = u
+            u = r
+        big = pl.assemble(big, u, [0, 0])
+        y = self.bump(t, y)
+        return big
+""",
+    # two trips of a swap (constant bounds): t is t again, u never the source (its own buffer)
+    "two_trips_of_a_swap": MADE + """        for i, (p, q) in pl.range(2, init_values=(t, u)):
+            q = self.bump(x, q)
+            t, u = pl.yield_(q, p)
+        big = pl.assemble(big, t, [16, 0])
+        y = self.bump(u, y)
+        return big
+""",
+    # t rebound to u in a loop from 1 to n: t is u once the loop runs (n > 1)
+    "a_copy_in_a_loop": MADE + """        for i in pl.range(1, n):
+            t = u
+        big = pl.assemble(big, t, [16, 0])
+        return big
+""",
+    # a swap in a loop nest: t is u after an odd number of inner trips in all (n and c trips)
+    "swaps_in_a_loop_nest": MADE + """        for i, (p, q) in pl.range(n, init_values=(t, u)):
+            for j, (p2, q2) in pl.range(c, init_values=(p, q)):
+                p2 = self.bump(x, p2)
+                p, q = pl.yield_(q2, p2)
+            t, u = pl.yield_(q, p)
+        big = pl.assemble(big, t, [16, 0])
+        y = self.bump(u, y)
+        return big
+""",
 }
 
 
 @pytest.mark.parametrize("name", sorted(PLACEABLE))
 def test_creates_chosen_by_ifs_are_each_the_view_where_chosen_and_run_right(name):
     findings = Findings()
-    failures = check_text(HEAD + PLACEABLE[name], RUNS, findings)
+    failures = check_text(HEAD + PLACEABLE[name], RUNS_ODD_AND_EVEN, findings)
     assert failures == [], "\n".join(f"{f.kind}: {f.message}" for f in failures)
     assert findings.refused_by_design == 0 and findings.programs == 1
 
@@ -143,6 +207,11 @@ CPP = {
     # t where c > 0; u where c <= 0 and n > 0; w where both fail (its own buffer where either holds)
     "nested_ifs": [_guarded_view("t", "c > 0", True, "32, 0"), _guarded_view("u", r"!\(c > 0\) && n > 0", True, "32, 0"),
                    _guarded_view("w", r"!\(c > 0\) && !\(n > 0\)", True, "32, 0")],
+    # t where the loop runs no trip or an even number of them, u where an odd number
+    "carries_swapped_by_the_yield": [
+        _guarded_view("t", r"!\(0 < n\) \|\| \(0 < n && n % 2 == 0\)", True, "16, 0"),
+        _guarded_view("u", r"0 < n && n % 2 == 1", True, "16, 0"),
+    ],
 }
 
 
@@ -161,17 +230,6 @@ UNCHOSEN = ("; nor can each be the view only where the assemble takes it (ifs be
 
 # body -> (the line of the error in the body, the start of its message, a part of it or None)
 REFUSED = {
-    # a swap in a loop: which one the assemble takes depends on the trip count's parity
-    "swapped_in_a_loop": (MADE + """        for i in pl.range(n):
-            if c > 0:
-                o = t
-                t = u
-                u = o
-        big = pl.assemble(big, t, [16, 0])
-        return big
-""", 10, SEVERAL + "'t' may be 't' (the pl.create_tensor of line 28) or 'u' (the pl.create_tensor of line 29) here",
-        UNCHOSEN + "which of them it takes is decided by a loop (line 32), not by an if before it (the runtime cannot "
-        "copy)"),
     # the condition read from a tensor after t is made: not known where t is made
     "a_condition_read_after_a_create": ("""        t = pl.create_tensor([16, 16], dtype=pl.FP32)
         t = self.step(x, t)
@@ -210,6 +268,22 @@ REFUSED = {
 """, 10, "pl.assemble cannot make 't' a view of 'big' (the runtime cannot copy): task bump (line 31) reads the rows "
         "of 'big' that 't' would share, between the creation of 't' and the assemble", None),
     # a fill never overwritten: as a view nothing fills it
+    # the swap decided by the loop's counter, which is not known where t is made
+    "swapped_on_the_loop_counter": (MADE + """        for i in pl.range(n):
+            if i >= 1:
+                o = t
+                t = u
+                u = o
+        big = pl.assemble(big, t, [16, 0])
+        return big
+""", 10, SEVERAL + "'t' may be 't' (the pl.create_tensor of line 28) or 'u' (the pl.create_tensor of line 29) here",
+        UNCHOSEN + "which of them it takes is decided by 'i', which is not known where 't' is created (line 28)"),
+    # a pl.parallel loop's iterations are not ordered: its trips choose nothing known
+    "swapped_in_a_parallel_loop": (MADE + """        for i, (p, q) in pl.parallel(n, init_values=(t, u)):
+            t, u = pl.yield_(q, p)
+        big = pl.assemble(big, t, [16, 0])
+        return big
+""", 7, SEVERAL, UNCHOSEN + "which of them it takes is decided by a loop (line 32) that is not a pl.range of step 1"),
     "a_fill_never_overwritten": ("""        t = pl.create_tensor([16, 16], dtype=pl.FP32, init_value=1.0)
         u = pl.create_tensor([16, 16], dtype=pl.FP32)
         u = self.step(y, u)
