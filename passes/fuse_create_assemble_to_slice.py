@@ -639,7 +639,8 @@ class FuseCreateAssembleToSlice(Pass):
                 why = (
                     "two of them may both be made in one run (only creates at the top of the two branches of one if, "
                     "which no run makes both, or one that a branch replaces while the first is dead, share the rows), "
-                    "and as views of the same rows the later one's writes would go to the bytes the earlier one holds"
+                    "and as views of the same rows the writes of the later one would go to the bytes the earlier one "
+                    "holds"
                 )
                 unchosen = self.unchosen.get(id(let))
                 if unchosen is not None:
@@ -809,8 +810,12 @@ class FuseCreateAssembleToSlice(Pass):
             k, p, chain = found
             missing = scalar_names([c for path in choice[root] for c in path]) - self.available_at(levels, k, p, chain)
             if missing:
-                why = (f"which of them it takes is decided by '{_base(sorted(missing)[0])}', which is not known where "
-                       f"'{_base(root)}' is created (line {_line(chain[-1])})")
+                name = sorted(missing)[0]
+                counter = next((s for s in iter_stmts(self.func.body) if s._production == "For" and s.var.name == name),
+                               None)
+                what = f"the counter of the loop of line {_line(counter)}" if counter else f"'{_base(name)}'"
+                why = (f"which of them it takes is decided by {what}, which is not known where '{_base(root)}' is "
+                       f"created (line {_line(chain[-1])})")
                 break
         if why is not None:
             self.unchosen[id(let)] = why

@@ -277,7 +277,8 @@ REFUSED = {
         big = pl.assemble(big, t, [16, 0])
         return big
 """, 10, SEVERAL + "'t' may be 't' (the pl.create_tensor of line 28) or 'u' (the pl.create_tensor of line 29) here",
-        UNCHOSEN + "which of them it takes is decided by 'i', which is not known where 't' is created (line 28)"),
+        UNCHOSEN + "which of them it takes is decided by the counter of the loop of line 32, which is not known where "
+        "'t' is created (line 28)"),
     # a pl.parallel loop's iterations are not ordered: its trips choose nothing known
     "swapped_in_a_parallel_loop": (MADE + """        for i, (p, q) in pl.parallel(n, init_values=(t, u)):
             t, u = pl.yield_(q, p)

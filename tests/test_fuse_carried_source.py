@@ -58,7 +58,7 @@ def test_a_carry_that_may_be_either_of_two_creates_is_refused(tmp_path):
         a = pl.assemble(a, t, [2, 0])
         return a""")
     assert "pl.assemble needs a source made by pl.create_tensor" in error.message
-    assert "which of them it takes is decided by 'i', which is not known where 't' is created" in error.message
+    assert "which of them it takes is decided by the counter of the loop of line " in error.message
     assert error.span.line == FIRST_BODY_LINE + 7
 
 
