@@ -122,19 +122,20 @@ class FuseCreateAssembleToSlice(Pass):
     each branch yielding one create's whole buffer or such a result of an ``if`` in it, or the
     result of a ``pl.range`` loop of step 1 whose body passes its carries on so (its trip count
     chooses: ``loop_choice_leaves``), every condition on the paths to a create known where that
-    create is made, in a block around the assemble. Those conditions
-    part the paths, so each create becomes the view where the assemble will take it (its paths'
-    conditions and ``route``'s) and its own buffer elsewhere (``fuse_across``' ``if``): no run makes
-    two of them views of the rows, and where one is the view the others are buffers of their own.
-    Each is checked as a single create placed where its assemble runs, the others not in the rows
-    (its rows unused from its creation to the assemble, a fill overwritten first, the uses after
-    the assemble reads that see the copy). A second assemble of one of them into the same rows is
-    no copy on the paths where it is the view; where it may run on another path (the view there
+    create is made, in a block around the assemble. Those conditions part the paths, so each
+    create becomes the view where the assemble will take it (its paths' conditions and
+    ``route``'s) and its own buffer elsewhere (``fuse_across``' ``if``): no run makes two of them
+    views of the rows, and where one is the view the others are buffers of their own. Each is
+    checked as a single create placed where its assemble runs, the others not in the rows (its
+    rows unused from its creation to the assemble, a fill overwritten first, the uses after the
+    assemble reads that see the copy). A second assemble of one of them into the same rows is no
+    copy on the paths where it is the view; where it may run on another path (the view there
     another create's) it is a user error, never a widened guard. Other sets (a choice made by a
-    loop's carries or trip count, a condition not known at a create, a create made in a branch,
-    the pairs above that fail a condition) stay refused, the message saying why. Afterwards no ``AssembleTensor`` is left, and every
-    read observes what it observed with the copy. What reads which rows is ``assembled_rows``'
-    analysis; this pass rewrites by it and refuses what it cannot prove invisible.
+    loop's counter or a ``pl.parallel`` loop, a condition not known at a create, a create made in
+    a branch, the pairs above that fail a condition) stay refused, the message saying why.
+    Afterwards no ``AssembleTensor`` is left, and every read observes what it observed with the
+    copy. What reads which rows is ``assembled_rows``' analysis; this pass rewrites by it and
+    refuses what it cannot prove invisible.
     """
 
     name = "fuse_create_assemble_to_slice"
@@ -775,10 +776,10 @@ class FuseCreateAssembleToSlice(Pass):
 
     def place_chosen(self, stmts: list, at: int, roots: set[str]) -> int | None:
         """Place the source of the assemble at ``stmts[at]``, which may be any of the creates
-        ``roots`` (none placed yet), each where the assemble takes it. Sound when ``ifs`` before
-        the assemble choose which one it takes (its source an ``if``'s result, through copies,
-        whose branches each yield one create's whole buffer or such a result of an ``if`` in the
-        branch) and each condition on the paths to a create is known where that create is made,
+        ``roots`` (none placed yet), each where the assemble takes it. Sound when ``if``s before
+        the assemble choose which one it takes (its source an ``if``'s result, through copies and
+        tasks' results, whose branches each yield one create's whole buffer or such a result of
+        an ``if`` in the branch) and each condition on the paths to a create is known where that create is made,
         in a block around the assemble: the paths part by those conditions, so each create can
         be the view of the target's rows exactly where the assemble will take it (and runs:
         ``route``) and its own buffer elsewhere; no run makes two of them views of the rows. Each
