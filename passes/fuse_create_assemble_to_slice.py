@@ -10,7 +10,7 @@ from typing import NamedTuple
 from nanopass.errors import InternalError, UserError
 from nanopass.languages import SSA
 from nanopass.languages.statements import kept
-from nanopass.languages.terms import BinOp, CmpOp, LoopKind, ParamDir, ScopeMode, UnOp
+from nanopass.languages.terms import BinOp, CmpOp, DType, LoopKind, ParamDir, ScopeMode, UnOp
 from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots, extend_buffer_roots
@@ -21,7 +21,7 @@ from .assembled_rows import (
 from .hazards import storage_map, storage_with_slices, walk_storage
 from .host_accesses import element_places, host_target
 from .regions import FULL, UNKNOWN, overlaps
-from .kernels import kernel_table
+from .kernels import kernel_table, output_params
 from . import remove_dead_values as dead_values
 from .util import BODY_FIELDS, assigned_names, iter_stmts, scalar_names, var_reads
 
@@ -49,6 +49,7 @@ BLOCKS_FROM_USES = True
 # (an Enum member read off its class is a Python call each time in Python 3.11: read once)
 _IN, _OUT = ParamDir.In, ParamDir.Out
 _SEQ, _LT, _NOT, _AND, _OR = LoopKind.seq, CmpOp.lt, UnOp.not_, BinOp.and_, BinOp.or_
+_EQ, _GE, _SUB, _MOD, _INDEX = CmpOp.eq, CmpOp.ge, BinOp.sub, BinOp.mod, DType.INDEX
 
 
 @register
@@ -115,11 +116,26 @@ class FuseCreateAssembleToSlice(Pass):
     where the second is overwritten by a task's ``Out`` argument in its branch before anything
     reads it, no name that may hold the first (a copy, view, task result or carry of it) has a
     live use from the second's creation on, and no manual scope is around or in the branch (its
-    ``deps=`` know nothing of the sharing), the second becomes a copy of the first. Other sets
-    (two made in a row, creates in loops, the pairs above that fail a condition) stay refused,
-    the message saying which condition fails. Afterwards no ``AssembleTensor`` is left, and every
-    read observes what it observed with the copy. What reads which rows is ``assembled_rows``'
-    analysis; this pass rewrites by it and refuses what it cannot prove invisible.
+    ``deps=`` know nothing of the sharing), the second becomes a copy of the first. A set that
+    one run may all make is placed without sharing where ``if``s choose which one the assemble
+    takes (``place_chosen``): the source an ``if``'s result (through copies and tasks' results),
+    each branch yielding one create's whole buffer or such a result of an ``if`` in it, or the
+    result of a ``pl.range`` loop of step 1 whose body passes its carries on so (its trip count
+    chooses: ``loop_choice_leaves``), every condition on the paths to a create known where that
+    create is made, in a block around the assemble. Those conditions part the paths, so each
+    create becomes the view where the assemble will take it (its paths' conditions and
+    ``route``'s) and its own buffer elsewhere (``fuse_across``' ``if``): no run makes two of them
+    views of the rows, and where one is the view the others are buffers of their own. Each is
+    checked as a single create placed where its assemble runs, the others not in the rows (its
+    rows unused from its creation to the assemble, a fill overwritten first, the uses after the
+    assemble reads that see the copy). A second assemble of one of them into the same rows is no
+    copy on the paths where it is the view; where it may run on another path (the view there
+    another create's) it is a user error, never a widened guard. Other sets (a choice made by a
+    loop's counter or a ``pl.parallel`` loop, a condition not known at a create, a create made in
+    a branch, the pairs above that fail a condition) stay refused, the message saying why.
+    Afterwards no ``AssembleTensor`` is left, and every read observes what it observed with the
+    copy. What reads which rows is ``assembled_rows``' analysis; this pass rewrites by it and
+    refuses what it cannot prove invisible.
     """
 
     name = "fuse_create_assemble_to_slice"
@@ -349,6 +365,7 @@ class FuseCreateAssembleToSlice(Pass):
         self.analysed: dict[int, tuple] = {}  # id(a body fuse_across rewrote) -> the body as analysed
         # {two creates} -> why the second cannot be a copy of the first (``replaced_create``)
         self.unshared: dict[frozenset, str] = {}
+        self.unchosen: dict[int, str] = {}  # id(an assemble) -> why ``place_chosen`` did not place its source
         self.was: dict[int, object] = {}  # id(a with block fuse_across rewrote) -> the block as analysed
         self.kept_bodies: list = []  # (what those tables' ids are of)
 
@@ -481,6 +498,13 @@ class FuseCreateAssembleToSlice(Pass):
             [(root, region)] = held
             if root != src and region is FULL and root in self.creates:
                 src = root
+        elif held:
+            roots = {root for root, _ in held}
+            if (len(roots) > 1 and roots <= self.creates.keys() and not roots & self.placed.keys()
+                    and all(region is FULL for _, region in held)):
+                done = self.place_chosen(stmts, at, roots)
+                if done is not None:
+                    return done
         for root, region in held:
             if root != src:
                 raise self.source_not_one_create(value.source.name, let)
@@ -563,6 +587,21 @@ class FuseCreateAssembleToSlice(Pass):
             f"'{name}' into the same rows both times",
         )
 
+    def chosen_elsewhere(self, let, src: str) -> UserError:
+        """The error for a second assemble of ``src`` into the rows ``place_chosen`` made it a view
+        of only where a first assemble takes it among other creates, run where that may not hold:
+        there another create is the view of those rows."""
+        first = self.placed_by[src]
+        name, target = _base(src), _base(let.value.target.name)
+        return UserError(
+            f"pl.assemble cannot make '{name}' a view of '{target}' (the runtime cannot copy): '{name}' is made a "
+            f"view of those rows only where the assemble of line {_line(first)} takes it among other creates, "
+            f"and this one may run where that one takes another, which is then the view of the same rows",
+            let.span,
+            hint=f"assemble '{name}' here only under the conditions that choose it at line {_line(first)}, or "
+            "assemble a pl.create_tensor of its own",
+        )
+
     def source_not_one_create(self, source: str, let) -> UserError:
         """The error for an assemble whose source ``source`` may be several buffers (``storage_map``'s
         roots): each named by its definition (a create, a parameter, ...) and its line, and why one
@@ -601,8 +640,15 @@ class FuseCreateAssembleToSlice(Pass):
                 why = (
                     "two of them may both be made in one run (only creates at the top of the two branches of one if, "
                     "which no run makes both, or one that a branch replaces while the first is dead, share the rows), "
-                    "and as views of the same rows the later one's writes would go to the bytes the earlier one holds"
+                    "and as views of the same rows the writes of the later one would go to the bytes the earlier one "
+                    "holds"
                 )
+                unchosen = self.unchosen.get(id(let))
+                if unchosen is not None:
+                    why += (
+                        "; nor can each be the view only where the assemble takes it (ifs before it choosing by "
+                        f"conditions known where each is made): {unchosen}"
+                    )
             return UserError(
                 f"pl.assemble needs a source made by pl.create_tensor, the same one on every path; '{_base(source)}' may "
                 f"be {choices} here: each create is a buffer of its own, and a source is made a view of the rows of "
@@ -645,20 +691,19 @@ class FuseCreateAssembleToSlice(Pass):
         source, the rows holding the source since the assemble); a fill is overwritten before
         the (first) assemble; the uses after it are reads (``check_uses_after``). The index of
         the rewritten assemble."""
+        plan = self.plan_across(stmts, at, src)
+        self.apply_across(stmts, at, stmts[at], src, plan)
+        return at
+
+    def plan_across(self, stmts: list, at: int, src: str, choice: list | None = None) -> _Across:
+        """``fuse_across``' checks of the assemble at ``stmts[at]`` as the placement of ``src``, and
+        how to place it (``apply_across``). With ``choice`` (``place_chosen``'s paths on which
+        the assemble takes ``src``), the view is made where the assemble runs on one of them."""
         let = stmts[at]
         value = let.value
         target = value.target.name
         levels = [*self.frames, _Frame(stmts, self.block, at, let, None, self.block_start)]
-        found = None
-        for k in range(len(levels) - 1, -1, -1):
-            block, q = levels[k].stmts, levels[k].at
-            for p in range(q - 1, -1, -1):
-                chain = _create_chain(block[p], src)
-                if chain is not None:
-                    found = k, p, chain
-                    break
-            if found is not None:
-                break
+        found = _find_create(levels, src)
         if found is None:
             raise UserError(
                 f"pl.assemble needs a source made by pl.create_tensor; '{_base(src)}' is not",
@@ -693,6 +738,16 @@ class FuseCreateAssembleToSlice(Pass):
         if placed is None:
             placed = Placement.of(self.places.get(target), create.value.shape, value.offset)
         self.check_across(stmts, at, levels, k, p, chain, loops, placed)
+        paths = [tuple(conds)] if choice is None else [(*conds, *path) for path in choice]
+        if choice is not None:
+            guard, in_then = _guard_of(paths)
+        return _Across(block, p, chain, base, placed, guard, in_then, paths, choice is not None)
+
+    def apply_across(self, stmts: list, at: int, let, src: str, plan: _Across) -> None:
+        """Make the create of ``src`` the view ``plan`` (``plan_across``'s) says, the assemble
+        ``let`` at ``stmts[at]`` its target."""
+        create, block, p = plan.chain[-1], plan.block, plan.p
+        value, guard, placed, base = let.value, plan.guard, plan.placed, plan.base
         view = S.SliceTensor.make(base, create.value.shape, value.offset, False, False, True, None)
         if guard is None:
             made = S.Let.make(create.var, view, create.span)
@@ -705,17 +760,218 @@ class FuseCreateAssembleToSlice(Pass):
                 [S.Let(view_b, view, span=span), S.Yield([S.Var(view_b.name, span=span)], span=span)],
                 [S.Let(own_b, create.value, span=span), S.Yield([S.Var(own_b.name, span=span)], span=span)],
             ]
-            if not in_then:
+            if not plan.in_then:
                 branches.reverse()
             made = S.If(guard, *branches, [create.var], span=span)
             self.by_branch = True  # (a walk of the output finds its storage: no slice to forward)
-            self.guarded[src] = _Guarded(block, made, chain, view, [tuple(conds)])
-        block[p] = self.with_create(block[p], chain, made)
+            self.guarded[src] = _Guarded(block, made, plan.chain, view, plan.paths, plan.chosen)
+        if plan.chosen:  # (another create of the choice may have been made a view in the same statement)
+            block[p] = self.swap_create(block[p], create, made)
+        else:
+            block[p] = self.with_create(block[p], plan.chain, made)
         stmts[at] = S.Let.make(let.var, value.target, let.span)
         self.placed[src] = placed
         self.placed_by[src] = let
         self.place_rows(src, placed.rows)
+
+    def place_chosen(self, stmts: list, at: int, roots: set[str]) -> int | None:
+        """Place the source of the assemble at ``stmts[at]``, which may be any of the creates
+        ``roots`` (none placed yet), each where the assemble takes it. Sound when ``if``s before
+        the assemble choose which one it takes (its source an ``if``'s result, through copies and
+        tasks' results, whose branches each yield one create's whole buffer or such a result of
+        an ``if`` in the branch) and each condition on the paths to a create is known where that create is made,
+        in a block around the assemble: the paths part by those conditions, so each create can
+        be the view of the target's rows exactly where the assemble will take it (and runs:
+        ``route``) and its own buffer elsewhere; no run makes two of them views of the rows. Each
+        is checked as a single create placed by ``fuse_across`` (its rows unused from its creation
+        to the assemble, a fill overwritten first, the uses after the assemble reads that see the
+        copy), with the others of ``roots`` their own buffers: on the paths where it is the view
+        they are. A loop's trip count chooses too (``loop_choice_leaves``: a condition on its
+        bounds), and a create that no path takes is left its own buffer. The index of the
+        rewritten assemble; None, the reason in ``unchosen``, when the choice is not made so (a
+        loop's counter or a ``pl.parallel`` loop, a condition not known at a create, a create not
+        in a block around the assemble)."""
+        let = stmts[at]
+        levels = [*self.frames, _Frame(stmts, self.block, at, let, None, self.block_start)]
+        scopes = [_flatten(levels[m].stmts[: levels[m].at]) for m in range(len(levels) - 1, -1, -1)]
+        leaves: list = []
+        carried = {it.var.name for frame in levels[:-1] for it in getattr(frame.stmt, "iters", ())}
+        why = self.choice_leaves(let.value.source.name, scopes, (), leaves, carried)
+        choice: dict[str, list] = {}
+        for path, root in leaves:
+            choice.setdefault(root, []).append(path)
+        if why is None and not choice.keys() <= roots:
+            why = "the ifs before it choose among other buffers too"
+        plans = []
+        for root in sorted(choice) if why is None else ():
+            found = _find_create(levels, root)
+            if found is None:
+                why = f"'{_base(root)}' is not made in a block around the assemble"
+                break
+            k, p, chain = found
+            missing = scalar_names([c for path in choice[root] for c in path]) - self.available_at(levels, k, p, chain)
+            if missing:
+                name = sorted(missing)[0]
+                counter = next((s for s in iter_stmts(self.func.body) if s._production == "For" and s.var.name == name),
+                               None)
+                what = f"the counter of the loop of line {_line(counter)}" if counter else f"'{_base(name)}'"
+                why = (f"which of them it takes is decided by {what}, which is not known where '{_base(root)}' is "
+                       f"created (line {_line(chain[-1])})")
+                break
+        if why is not None:
+            self.unchosen[id(let)] = why
+            return None
+        for root in sorted(choice):
+            plans.append((root, self.plan_across(stmts, at, root, choice[root])))
+        for root, plan in plans:  # (each checked with the others its own buffers: placed only now)
+            self.apply_across(stmts, at, let, root, plan)
         return at
+
+    def choice_leaves(
+        self, name: str, scopes: list, path: tuple, leaves: list, carried: set[str], stop: frozenset = frozenset(),
+    ) -> str | None:
+        """Add to ``leaves`` a ``(path, create)`` for each path on which ``name`` holds one create's
+        whole buffer: ``name`` such a name itself, or the result of an ``if`` (through copies)
+        bound in ``scopes`` (the statements before, innermost block first, with blocks
+        flattened), each branch's yielded value followed in that branch, its condition (negated
+        in the ``else`` branch) added to ``path``. None, or why ``name`` is chosen otherwise
+        (``carried``: the carries of the loops around the assemble). A task's result is the
+        argument it writes back (the same buffer); a loop's result is followed as
+        ``loop_choice_leaves`` says. A name of ``stop`` is a leaf itself (a loop's carry, in its
+        body)."""
+        if name in stop:
+            leaves.append((path, name))
+            return None
+        held = self.places.get(name, ())
+        if len(held) == 1:
+            [(root, region)] = held
+            if region is FULL and root in self.creates:
+                leaves.append((path, root))
+                return None
+        for i, scope in enumerate(scopes):
+            for j in range(len(scope) - 1, -1, -1):
+                stmt = scope[j]
+                kind = stmt._production
+                rest = [scope[:j], *scopes[i + 1:]]
+                if kind == "Let" and stmt.var.name == name:
+                    if stmt.value._production != "Var":
+                        return f"'{_base(name)}' is bound otherwise than by an if or a copy (line {_line(stmt)})"
+                    return self.choice_leaves(stmt.value.name, rest, path, leaves, carried, stop)
+                if kind == "If" and any(r.name == name for r in stmt.results):
+                    r = next(m for m, b in enumerate(stmt.results) if b.name == name)
+                    for field, cond in (("then", stmt.cond), ("orelse", S.Un(_NOT, stmt.cond, span=stmt.cond.span))):
+                        body = getattr(stmt, field)
+                        value = body[-1].values[r]
+                        if value._production != "Var":
+                            return f"the if of line {_line(stmt)} yields no name"
+                        why = self.choice_leaves(
+                            value.name, [_flatten(body[:-1]), *rest], (*path, cond), leaves, carried, stop,
+                        )
+                        if why is not None:
+                            return why
+                    return None
+                if kind == "Task" and any(b.name == name for b in stmt.outs):
+                    o = next(m for m, b in enumerate(stmt.outs) if b.name == name)
+                    written = output_params(self.kernels[stmt.kernel])[o]
+                    arg = stmt.args[written].value if written is not None and written < len(stmt.args) else None
+                    if arg is None or arg._production != "Var":
+                        return f"'{_base(name)}' is a new output of task {stmt.kernel} (line {_line(stmt)})"
+                    return self.choice_leaves(arg.name, [scope[:j + 1], *scopes[i + 1:]], path, leaves, carried, stop)
+                if kind == "For" and any(b.name == name for b in stmt.results):
+                    return self.loop_choice_leaves(stmt, name, rest, path, leaves, carried, stop)
+                if name in {b.name for b in visible_binders(stmt)}:
+                    what = "a loop" if kind in ("For", "While") else "a statement other than an if"
+                    return f"which of them it takes is decided by {what} (line {_line(stmt)}), not by an if before it"
+        if name in carried:
+            return f"which of them it takes is decided by the iterations of a loop ('{_base(name)}' is its carry)"
+        return f"'{_base(name)}' is not bound in a block around the assemble"
+
+    def loop_choice_leaves(
+        self, loop, name: str, scopes: list, path: tuple, leaves: list, carried: set[str], stop: frozenset,
+    ) -> str | None:
+        """``choice_leaves`` of ``name``, a result of the sequential ``pl.range`` loop ``loop`` of step
+        1 whose body passes its carries on (a swap, a copy of one to another), chosen by ``if``s
+        of conditions known where the creates are (loop-invariant: each iteration takes the same
+        branches; ``place_chosen`` checks them there). Under each truth assignment of those
+        conditions the body is one map ``f`` of the carries (its yield at ``i`` the carry ``f(i)``
+        of the iteration), so after ``T = max(0, stop - start)`` trips the result at ``i`` holds
+        the init of carry ``f^T(i)``; the powers of ``f`` repeat from some ``first`` on, so which
+        init that is is a condition on the bounds (``_trips_are``; none for constant bounds)."""
+        where = f"which of them it takes is decided by a loop (line {_line(loop)})"
+        if loop.kind is not _SEQ or loop.step._production != "Int" or loop.step.value != 1:
+            return f"{where} that is not a pl.range of step 1"
+        body = loop.body
+        if not body or body[-1]._production != "Yield":
+            return f"{where} that yields no carries"
+        names = [it.var.name for it in loop.iters]
+        inner = frozenset(names)
+        scope = [_flatten(body[:-1])]
+        r = next(m for m, b in enumerate(loop.results) if b.name == name)
+        # carry position -> its (path, carry or create) leaves in the body: the carries the result
+        # may come from (the others, a target's name or a task id, do not matter)
+        each: dict[int, list] = {}
+        todo = [r]
+        while todo:
+            i = todo.pop()
+            if i in each:
+                continue
+            value, found = body[-1].values[i], []
+            if value._production != "Var" or self.choice_leaves(value.name, scope, (), found, carried, inner) is not None:
+                return f"{where} whose body passes its carries on otherwise than by copies, tasks and ifs"
+            if any(leaf not in inner and leaf not in self.creates for _, leaf in found):
+                return f"{where} whose body rebinds a carry to a buffer that is no create"
+            each[i] = found
+            todo += [names.index(leaf) for _, leaf in found if leaf in inner]
+        bases: list = []
+        for found in each.values():
+            for conds, _ in found:
+                for cond in conds:
+                    base = cond.a if cond._production == "Un" and cond.op is _NOT else cond
+                    if base not in bases:
+                        bases.append(base)
+        if len(bases) > 3:
+            return f"{where} whose carries are chosen by more than 3 conditions"
+        start, stop_at = loop.start, loop.stop
+        for truth in range(1 << len(bases)):
+            holds = {m: bool(truth >> m & 1) for m in range(len(bases))}
+
+            def consistent(conds) -> bool:
+                for cond in conds:
+                    negated = cond._production == "Un" and cond.op is _NOT
+                    if holds[bases.index(cond.a if negated else cond)] == negated:
+                        return False
+                return True
+
+            f = {}  # carry position -> the position of the carry it takes, or the create it is
+            for i, found in each.items():
+                taken = {leaf for conds, leaf in found if consistent(conds)}
+                if len(taken) != 1:
+                    break  # (the paths of each carry part every run: no run has these truth values)
+                leaf = taken.pop()
+                f[i] = names.index(leaf) if leaf in inner else leaf
+            if len(f) != len(each):
+                continue
+            assigned = tuple(b if holds[m] else S.Un(_NOT, b, span=b.span) for m, b in enumerate(bases))
+            # f^T for T = 0, 1, ...: each carry the init of a carry (its position) or a create;
+            # from T = first on, periodic with period len(powers) - first
+            powers = [{i: i for i in f}]
+            while (following := {i: m if isinstance(m, str) else powers[-1][m] for i, m in f.items()}) not in powers:
+                powers.append(following)
+            first = powers.index(following)
+            for j, power in enumerate(powers):
+                held = power[r]
+                for trips in _trips_are(start, stop_at, j, first, len(powers) - first, loop.span):
+                    at = (*path, *assigned, *trips)
+                    if isinstance(held, str):  # (a create the body rebinds the carry to)
+                        leaves.append((at, held))
+                        continue
+                    init = loop.iters[held].init
+                    if init._production != "Var":
+                        return f"{where} whose carry starts from no name"
+                    why = self.choice_leaves(init.name, scopes, at, leaves, carried, stop)
+                    if why is not None:
+                        return why
+        return None
 
     def route(self, levels: list, k: int, let, target: str, src: str) -> tuple[list, list]:
         """(the conditions for the assemble at the end of ``levels`` to run, one per ``if`` branch
@@ -814,6 +1070,8 @@ class FuseCreateAssembleToSlice(Pass):
             target = let.value.target.name
             conds, loops = self.route(levels, k, let, target, src)
             if not any(all(c in conds for c in path) for path in guarded.paths):
+                if guarded.chosen:
+                    raise self.chosen_elsewhere(let, src)
                 self.widen_guard(stmts, at, levels, k, conds, loops, src, guarded)
         stmts[at] = S.Let.make(let.var, let.value.target, let.span)
         return at
@@ -850,14 +1108,7 @@ class FuseCreateAssembleToSlice(Pass):
             made = S.Let.make(create.var, guarded.view, span)
             del self.guarded[src]
         else:
-            guard, in_then = None, True
-            for path in paths:
-                both = None
-                for cond in path:
-                    both = cond if both is None else S.Bin(_AND, both, cond, span=cond.span)
-                guard = both if guard is None else S.Bin(_OR, guard, both, span=both.span)
-            if guard._production == "Un" and guard.op is _NOT:  # (an if's else branch alone: the if swapped)
-                guard, in_then = guard.a, False
+            guard, in_then = _guard_of(paths)
             view_b, own_b = S.Binder(f"{src}__placed", create.var.type), S.Binder(f"{src}__own", create.var.type)
             branches = [
                 [S.Let(view_b, guarded.view, span=span), S.Yield([S.Var(view_b.name, span=span)], span=span)],
@@ -1476,6 +1727,81 @@ class _Guarded(NamedTuple):
     chain: list
     view: object
     paths: list
+    chosen: bool = False  # (made by ``place_chosen``: another create is the view on the other paths)
+
+
+class _Across(NamedTuple):
+    """How ``apply_across`` places a source made in another block (``plan_across``'s): the block
+    of its create (``sequence``'s list) and the create's place in it, the with blocks around the
+    create and the create (``_create_chain``'s), the buffer the view is of, the placement, the
+    ``if``'s condition under which the create is the view (None: always) and whether the view is
+    its ``then`` branch, the paths on which it is (``_Guarded``'s), and whether ``place_chosen``
+    chose the create among others."""
+
+    block: list
+    p: int
+    chain: list
+    base: object
+    placed: Placement
+    guard: object
+    in_then: bool
+    paths: list
+    chosen: bool
+
+
+def _find_create(levels: list, src: str) -> tuple | None:
+    """``(k, p, chain)``: the create of ``src`` in the block of ``levels[k]`` (``_Frame``s) at ``p``,
+    before the statement of that block on the way to the last level (``_create_chain``'s chain:
+    the with blocks around it, then the create); None when none of those blocks makes it."""
+    for k in range(len(levels) - 1, -1, -1):
+        block, q = levels[k].stmts, levels[k].at
+        for p in range(q - 1, -1, -1):
+            chain = _create_chain(block[p], src)
+            if chain is not None:
+                return k, p, chain
+    return None
+
+
+def _trips_are(start, stop, j: int, first: int, period: int, span) -> list:
+    """The paths (each a tuple of conditions) on which a loop from ``start`` to ``stop`` of step 1
+    runs ``T`` trips with ``T == j`` (``j < first``) or ``T >= first`` and ``T - first`` equal to
+    ``j - first`` modulo ``period``: none when the bounds are constants and it does not, one
+    empty path when they are and it does."""
+    if start._production == stop._production == "Int":
+        trips = max(0, stop.value - start.value)
+        return [()] if (trips == j if j < first else trips >= first and (trips - first) % period == j - first) else []
+    runs = S.Cmp(_LT, start, stop, span=span)
+    trips = stop if start._production == "Int" and start.value == 0 else S.Bin(_SUB, stop, start, span=span)
+
+    def number(value: int):
+        return S.Int(value, _INDEX, span=span)
+
+    if j < first:
+        return [(S.Un(_NOT, runs, span=span),)] if j == 0 else [(runs, S.Cmp(_EQ, trips, number(j), span=span))]
+    conds = [] if first == 0 else [S.Cmp(_GE, trips, number(first), span=span)]
+    if period > 1:
+        beyond = trips if first == 0 else S.Bin(_SUB, trips, number(first), span=span)
+        conds.append(S.Cmp(_EQ, S.Bin(_MOD, beyond, number(period), span=span), number(j - first), span=span))
+    if first == 0 and j == 0:  # (no trip at all is T = 0 too)
+        return [(S.Un(_NOT, runs, span=span),), (runs, *conds)]
+    return [(runs, *conds)]
+
+
+def _guard_of(paths: list) -> tuple:
+    """``(guard, in_then)``: the disjunction of ``paths`` (each a tuple of conditions that all
+    hold), and whether an ``if`` over it takes its ``then`` branch where a path holds (False: the
+    guard is the negated condition of a lone path, given without its negation)."""
+    guard, in_then = None, True
+    if () in paths:  # (a path with no condition: every run)
+        return None, True
+    for path in paths:
+        both = None
+        for cond in path:
+            both = cond if both is None else S.Bin(_AND, both, cond, span=cond.span)
+        guard = both if guard is None else S.Bin(_OR, guard, both, span=both.span)
+    if guard._production == "Un" and guard.op is _NOT:  # (an if's else branch alone: the if swapped)
+        guard, in_then = guard.a, False
+    return guard, in_then
 
 
 class _Frame(NamedTuple):

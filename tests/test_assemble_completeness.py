@@ -336,29 +336,6 @@ SEVERAL = {
         "a create before an if that a branch replaces by a second shares the rows only where the second is "
         f"overwritten before it is read and nothing reads the first from then on, but 't' (line {LINE + 1}) may "
         f"still be read after 't' (line {LINE + 5}) is made (through 'o')"),
-    "e_two_creates_of_two_names": ("""        t = pl.create_tensor([16, 16], dtype=pl.FP32)
-        t = self.step(x, t)
-        u = pl.create_tensor([16, 16], dtype=pl.FP32)
-        u = self.step(y, u)
-        if c > 0:
-            t = u
-        big = pl.assemble(big, t, [0, 0])
-        return big
-""", 7, f"pl.assemble needs a source made by pl.create_tensor, the same one on every path; 't' may be 't' "
-        f"(the pl.create_tensor of line {LINE + 1}) or 'u' (the pl.create_tensor of line {LINE + 3}) here"),
-    "e_a_swap_in_a_loop_that_may_not_run": ("""        t = pl.create_tensor([16, 16], dtype=pl.FP32)
-        t = self.step(x, t)
-        u = pl.create_tensor([16, 16], dtype=pl.FP32)
-        u = self.step(y, u)
-        for i in pl.range(n):
-            r = t
-            t = u
-            u = r
-        big = pl.assemble(big, u, [0, 0])
-        y = self.bump(t, y)
-        return big
-""", 9, f"pl.assemble needs a source made by pl.create_tensor, the same one on every path; 'u' may be 't' "
-        f"(the pl.create_tensor of line {LINE + 1}) or 'u' (the pl.create_tensor of line {LINE + 3}) here"),
     "e_a_parameter_or_a_create": ("""        t = x
         if c > 0:
             t = pl.create_tensor([16, 16], dtype=pl.FP32)

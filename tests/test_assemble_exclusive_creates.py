@@ -16,7 +16,8 @@ rows alone, a fill overwritten on each path, the uses after the assemble seeing 
   before the second is made stays, ordered before the second's writer.
 
 Creates that one run may both make while both values are needed (the first read after the second
-is made, through a copy or a view) stay refused, the message saying so; so do pairs the compiler
+is made, through a copy or a view) stay refused, the message saying so (two creates made before
+the ``if``s that choose between them: tests/test_assemble_chosen_creates.py); so do pairs the compiler
 does not prove (a second create never written in its branch, creates in a manual scope, creates
 on exclusive branches that differ), and a pair whose placement a check refuses (that check's own
 message).
@@ -154,11 +155,6 @@ def test_creates_whose_values_no_run_needs_at_once_share_the_rows_and_run_right(
     assert findings.refused_by_design == 0 and findings.programs == 1
 
 
-BOTH = (
-    "two of them may both be made in one run (only creates at the top of the two branches of one if, which no run "
-    "makes both, or one that a branch replaces while the first is dead, share the rows), and as views of the same "
-    "rows the later one's writes would go to the bytes the earlier one holds (the runtime cannot copy)"
-)
 REPLACED = (
     "a create before an if that a branch replaces by a second shares the rows only where the second is overwritten "
     "before it is read and nothing reads the first from then on, but "
@@ -245,20 +241,6 @@ REFUSED = {
         return big
 """, 7, SEVERAL + f"'t' may be 't' (the pl.create_tensor of line {LINE + 2}) or 't' (the pl.create_tensor of line "
         f"{LINE + 5}) here: " + MADE_ON + REPLACED + f"'t' (line {LINE + 5}) is made in or around a manual scope"),
-    # both made, both read after the if: their values are needed at once
-    "two_creates_both_read": ("""        t = pl.create_tensor([16, 16], dtype=pl.FP32)
-        t = self.step(x, t)
-        u = pl.create_tensor([16, 16], dtype=pl.FP32)
-        u = self.step(y, u)
-        v = t
-        if c > 0:
-            v = u
-        big = pl.assemble(big, v, [0, 0])
-        y = self.bump(t, y)
-        y = self.bump(u, y)
-        return big
-""", 8, SEVERAL + f"'v' may be 't' (the pl.create_tensor of line {LINE + 1}) or 'u' (the pl.create_tensor of line "
-        f"{LINE + 3}) here: " + MADE_ON + BOTH),
     # exclusive branches, but one create is filled and the other not: no one buffer is both
     "exclusive_but_different_fills": ("""        if c > 0:
             t = pl.create_tensor([16, 16], dtype=pl.FP32, init_value=1.0)
