@@ -56,7 +56,11 @@ iteration is walked from the state before the loop, and the later ones from a he
 walked to a fixpoint from the end of the first (the sets only shrink); after the loop, the state
 before it meets that header, unless the loop certainly runs. Where such a loop is not the last
 statement of its block, the rest of the block is walked from each of the two states and the ends
-meet instead (at most ``SPLITS`` times a walk): a task after the loop is ordered after what each
+meet instead (at most ``SPLITS`` times a walk, and while the rests so walked again cost at most
+``SPLIT_STMTS`` statements plus ``SPLIT_STMTS_PER_STMT`` per statement of the function, a loop's
+body counted twice: ``_Walker.affords_split``; each split walks its rest's loops again from states
+of their own, which on irregular programs of a few hundred statements made an analysis visit over
+a hundred statements per statement): a task after the loop is ordered after what each
 path orders it after, through whichever values (a loop's own walk may spend the last of the
 budget: the rest is then walked once, from the meet of its exits; each walk knows the bound of
 the loop's stop that its exit implies, ``trip_bounds``: ``n <= 0`` on the no-trip exit of ``for
@@ -202,6 +206,9 @@ ASSUMED = 2  # at most this many invariant conditions split the walk (``_runtime
 UNROLL = 8  # at most this many iterations of loops of constant bounds walked one by one, nested
 SUMMARIZED = 64  # at most this many iterations' regions written by ``_Walker.summarize_slice_writes``
 SPLITS = 16  # at most this many loops whose exits are walked apart (see ``_Walker.run``)
+# and the rests so walked again cost at most this many statements in all, plus this many per
+# statement of the function (``_Walker.affords_split``): a split walks the rest of its block once more
+SPLIT_STMTS, SPLIT_STMTS_PER_STMT = 1000, 1
 LOOP_WALKS = 256  # at most this many walks of one loop from the states it is reached in (``exits``)
 VIEWS = ("SliceTensor", "TransposeTensor", "ReshapeTensor")  # (the views ``_Walker.region`` names)
 LOOKUPS = (ArgDir.Input, ArgDir.InOut)
@@ -329,6 +336,19 @@ class State:
     def __eq__(self, other) -> bool:
         return (self.never_ran, self.facts, self.order, self.done, self.chained, self.alias, self.tids) == (
             other.never_ran, other.facts, other.order, other.done, other.chained, other.alias, other.tids)
+
+
+def _walk_cost(body) -> int:
+    """The statements a walk of ``body`` visits, a loop's body counted twice (its first
+    iteration's walk and its later ones')."""
+    cost = 0
+    for stmt in body:
+        cost += 1
+        fields = BODY_FIELDS.get(stmt._production)
+        if fields:
+            inner = sum(_walk_cost(getattr(stmt, f)) for f in fields)
+            cost += 2 * inner if stmt._production in ("For", "While") else inner
+    return cost
 
 
 def _rerun(held: int, latest: int, both: int) -> int:
@@ -685,6 +705,7 @@ def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
     walker = _Walker(kernels, out, relevant, manual_dep_names(stmts, kernels), width, stable_names(func) | rebound,
                      live_reads, dead_after(func.body), orders_unread_after(func.body, stmts, out), rebound)
     walker.params = frozenset(p.name for p in func.params if p.type._production == "ScalarType")
+    walker.split_limit = SPLIT_STMTS + SPLIT_STMTS_PER_STMT * len(stmts)
     if any(s._production == "WriteTensor" for s in stmts):  # (``_Walker.producers``: for host writes)
         walker.fixed = stable_names(func) - rebound
         walker.fence_writes = fences_before_writes(func.body)
@@ -706,7 +727,7 @@ def _runtime_order(program, track: tuple) -> RuntimeOrder | None:
         cases = [{**case, **{key: bits >> k & 1 for k, key in enumerate(parities)}}
                  for case in cases for bits in range(1 << len(parities))]
     for case in cases:
-        walker.values, walker.splits = dict(case), SPLITS
+        walker.values, walker.splits, walker.split_stmts = dict(case), SPLITS, 0
         walker.run(func.body, State(walker.both, {}, {}, width=width))
     return out
 
@@ -1115,6 +1136,9 @@ class _Walker:
         self.exact: dict[str, int] = {}
         self.unrolled = 1  # the iterations of those loops around the walk, multiplied
         self.splits = SPLITS  # the rests of blocks still to walk once per exit of a loop before them
+        self.split_stmts = 0  # the cost of the rests walked again by the splits so far (``affords_split``)
+        self.split_limit = SPLIT_STMTS  # beyond which no rest is walked again
+        self.rest_sizes: dict = {}  # (id(body), k) -> the cost of walking body[k:] (``_walk_cost``)
         self.manual = 0
         self.untracked = untracked  # manual_dep tensors: no lookup, no insert
         # the names bound at most once in a walk (``stable_names``), and the regions of views (``region``)
@@ -1197,6 +1221,8 @@ class _Walker:
                         path.forget_orders(unread)
                 # the rest of the block walked on each, then met, while the loop's own walk left
                 # some of the budget (else the exits meet)
+                if len(paths) > 1 and self.splits and not self.affords_split(body, k + 1):
+                    self.splits = 0  # (the budget is spent: the memo of ``exits`` reads it so)
                 if len(paths) > 1 and self.splits:
                     self.splits -= 1
                     ends, saved = [], self.values
@@ -1217,6 +1243,21 @@ class _Walker:
             if unread:
                 state.forget_orders(unread)
         return state
+
+    def affords_split(self, body, start: int) -> bool:
+        """Whether walking ``body[start:]`` once more keeps what the splits walk again within
+        ``split_limit`` (and if so, counts it): the rest's statements, a loop's body counted twice
+        (``_walk_cost``), so that the splits cost at most a share of the function's size, not
+        their number times the rests' sizes. A split refused spends the budget of splits
+        (``walk``), as the memo of ``exits`` reads it."""
+        key = (id(body), start)
+        size = self.rest_sizes.get(key)
+        if size is None:
+            size = self.rest_sizes[key] = _walk_cost(body[start:])
+        if self.split_stmts + size > self.split_limit:
+            return False
+        self.split_stmts += size
+        return True
 
     def Let(self, let, state: State) -> State:
         value = let.value
