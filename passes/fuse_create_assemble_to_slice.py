@@ -1608,6 +1608,18 @@ class FuseCreateAssembleToSlice(Pass):
                         self.refuse(let, target, src, f"{task}, which writes '{_base(src)}', reads", "same")
                     if reads:
                         self.refuse(let, target, src, f"{task} reads", "read")
+            elif kind == "Let" and stmt.value._production == "AssembleTensor":
+                # (an assemble of another source not rewritten yet: one in a body walked after this
+                # block's, or later in the block; a rewritten one is its source's accesses)
+                assembled = stmt.value
+                source = assembled.source
+                if source._production == "Var" and (
+                    self.roots.get(source.name, source.name) == src
+                    or any(root == src for root, _ in self.places.get(source.name, ()))
+                ):
+                    continue  # (the source itself, or a name that may hold it: placed again, or refused, in its turn)
+                if touches(assembled.target, self.rows_filled(assembled)):
+                    self.refuse(let, target, src, f"the pl.assemble of line {_line(stmt)} writes", "write")
             elif host_target(stmt) is not None:
                 tensor, write = host_target(stmt)
                 if not write and stmt.var.name not in self.live:
