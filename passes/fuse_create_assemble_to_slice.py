@@ -433,6 +433,42 @@ class FuseCreateAssembleToSlice(Pass):
             and same_exprs(value.offset, placed.offset)
         )
 
+    def levels_to(self, stmts: list, at: int) -> list:
+        """The ``_Frame``s of the blocks around the one being rewritten, then that block's, down to
+        the statement at ``stmts[at]``."""
+        return [*self.frames, _Frame(stmts, self.block, at, stmts[at], None, self.block_start)]
+
+    def placement(self, let, create) -> Placement:
+        """Where the assemble ``let`` puts the source made by ``create``: ``dead_assembles``' own
+        Placement of it when it made one (the same places, shape and offset), else a new one."""
+        placed = self.fills.get(id(let))
+        if placed is None:
+            value = let.value
+            placed = Placement.of(self.places.get(value.target.name), create.value.shape, value.offset)
+        return placed
+
+    def target_root_bound(self, target, available):
+        """The buffer root of the assemble target ``target`` (a name not ``available`` where the
+        source is created) as a name, when it is the target's one buffer (``target`` a copy or
+        task result of it) and ``available``; else None."""
+        name = target.name
+        root = self.roots.get(name, name)
+        if root in available and {r for r, _ in self.places.get(name, ())} == {root}:
+            return S.Var(root, span=target.span)
+        return None
+
+    def record_slice(self, src: str, base, create, offset, placed: Placement) -> None:
+        """Record that the create of ``src`` is now the slice of ``base`` at ``offset`` (the storage
+        ``run`` forwards): the slice's places are its rows when ``base``'s are the target's."""
+        rows = placed.rows if self.places.get(base.name) == placed.places else None
+        self.sliced[src] = (base.name, create.value.shape, offset, rows)
+
+    def record_placement(self, src: str, let, placed: Placement) -> None:
+        """Record that the assemble ``let`` placed ``src`` in ``placed``' rows."""
+        self.placed[src] = placed
+        self.placed_by[src] = let
+        self.place_rows(src, placed.rows)
+
     def sequence(self, stmts) -> tuple:
         # (the block as analysed: ``fuse`` rewrites, inserts and moves statements only at or before
         # the assemble it is at, so the statements from there on are the block's, shifted by
@@ -537,17 +573,12 @@ class FuseCreateAssembleToSlice(Pass):
             if k:
                 after[n] = k
         available = _Available(self.defined_before, block.bound, self.moved, src)
-        placed = self.fills.get(id(let))  # (the same places, create and offset: one Placement)
-        if placed is None:
-            placed = Placement.of(self.places.get(target), stmts[create_at].value.shape, value.offset)
+        placed = self.placement(let, stmts[create_at])
         if after:
             fresh = self.never_written(stmts[create_at], stmts[create_at + 1 : at], aliases)
             self.check_uses_after(stmts, at, aliases, after, stmts[create_at], placed, len(self.frames), [], fresh)
-        base = value.target
-        root = self.roots.get(target, target)
-        if target not in available and root in available and {r for r, _ in self.places.get(target, ())} == {root}:
-            base = S.Var(root, span=value.target.span)  # a copy or result of it: the same buffer
-        elif target not in available:
+        base = value.target if target in available else self.target_root_bound(value.target, available)
+        if base is None:
             moved = self.hoist_target_create(stmts, create_at, at, target, available)
             if not moved:
                 placed = self.place_by_branch(stmts, create_at, at, available)
@@ -556,6 +587,7 @@ class FuseCreateAssembleToSlice(Pass):
                 raise _target_missing(target, src, let)
             create_at += 1  # the target's create now stands before the source's; the assemble has not moved
             available.add(target)
+            base = value.target
         _check_offset_known(value, src, available, let)
         create = stmts[create_at]
         self.check_placement_invisible(stmts[create_at + 1 : at], value, create, let, placed.rows)
@@ -565,12 +597,8 @@ class FuseCreateAssembleToSlice(Pass):
         view = S.SliceTensor.make_trusted(base, create.value.shape, value.offset, False, False, True, None)
         stmts[create_at] = S.Let.make_trusted(create.var, view, create.span)
         stmts[at] = S.Let.make_trusted(let.var, value.target, let.span)
-        self.placed[src] = placed
-        self.placed_by[src] = let
-        # (the slice's places are its rows when the base's places are the target's)
-        made = placed.rows if self.places.get(base.name) == placed.places else None
-        self.sliced[src] = (base.name, create.value.shape, value.offset, made)
-        self.place_rows(src, placed.rows)
+        self.record_slice(src, base, create, value.offset, placed)
+        self.record_placement(src, let, placed)
         return at
 
     def placed_elsewhere(self, let, src: str) -> UserError:
@@ -702,7 +730,7 @@ class FuseCreateAssembleToSlice(Pass):
         let = stmts[at]
         value = let.value
         target = value.target.name
-        levels = [*self.frames, _Frame(stmts, self.block, at, let, None, self.block_start)]
+        levels = self.levels_to(stmts, at)
         found = _find_create(levels, src)
         if found is None:
             raise UserError(
@@ -721,22 +749,16 @@ class FuseCreateAssembleToSlice(Pass):
             guard, in_then = guard.a, False
         available = self.available_at(levels, k, p, chain)
         block = levels[k].stmts
-        root = self.roots.get(target, target)
-        base = value.target
-        if target not in available:
-            if root in available and {r for r, _ in self.places.get(target, ())} == {root}:
-                base = S.Var(root, span=value.target.span)  # a copy or result of it: the same buffer
-            else:
-                raise _target_missing(target, src, let)
+        base = value.target if target in available else self.target_root_bound(value.target, available)
+        if base is None:
+            raise _target_missing(target, src, let)
         _check_offset_known(value, src, available, let)
         if guard is not None and scalar_names([guard]) - available:
             missing = sorted(scalar_names([guard]) - available)[0]
             self.refuse_across(let, target, src, " and the ".join(_kind_names(levels[k:-1])),
                                f"whether the assemble runs is decided by '{_base(missing)}', which is not known where "
                                f"'{_base(src)}' is created")
-        placed = self.fills.get(id(let))
-        if placed is None:
-            placed = Placement.of(self.places.get(target), create.value.shape, value.offset)
+        placed = self.placement(let, create)
         self.check_across(stmts, at, levels, k, p, chain, loops, placed)
         paths = [tuple(conds)] if choice is None else [(*conds, *path) for path in choice]
         if choice is not None:
@@ -751,18 +773,9 @@ class FuseCreateAssembleToSlice(Pass):
         view = S.SliceTensor.make(base, create.value.shape, value.offset, False, False, True, None)
         if guard is None:
             made = S.Let.make(create.var, view, create.span)
-            rows = placed.rows if self.places.get(base.name) == placed.places else None
-            self.sliced[src] = (base.name, create.value.shape, value.offset, rows)
+            self.record_slice(src, base, create, value.offset, placed)
         else:  # (the view when the assemble will run, the source's own buffer otherwise)
-            span = create.span
-            view_b, own_b = S.Binder(f"{src}__placed", create.var.type), S.Binder(f"{src}__own", create.var.type)
-            branches = [
-                [S.Let(view_b, view, span=span), S.Yield([S.Var(view_b.name, span=span)], span=span)],
-                [S.Let(own_b, create.value, span=span), S.Yield([S.Var(own_b.name, span=span)], span=span)],
-            ]
-            if not plan.in_then:
-                branches.reverse()
-            made = S.If(guard, *branches, [create.var], span=span)
+            made = _view_or_own(create, view, guard, plan.in_then)
             self.by_branch = True  # (a walk of the output finds its storage: no slice to forward)
             self.guarded[src] = _Guarded(block, made, plan.chain, view, plan.paths, plan.chosen)
         if plan.chosen:  # (another create of the choice may have been made a view in the same statement)
@@ -770,9 +783,7 @@ class FuseCreateAssembleToSlice(Pass):
         else:
             block[p] = self.with_create(block[p], plan.chain, made)
         stmts[at] = S.Let.make(let.var, value.target, let.span)
-        self.placed[src] = placed
-        self.placed_by[src] = let
-        self.place_rows(src, placed.rows)
+        self.record_placement(src, let, placed)
 
     def place_chosen(self, stmts: list, at: int, roots: set[str]) -> int | None:
         """Place the source of the assemble at ``stmts[at]``, which may be any of the creates
@@ -792,7 +803,7 @@ class FuseCreateAssembleToSlice(Pass):
         loop's counter or a ``pl.parallel`` loop, a condition not known at a create, a create not
         in a block around the assemble)."""
         let = stmts[at]
-        levels = [*self.frames, _Frame(stmts, self.block, at, let, None, self.block_start)]
+        levels = self.levels_to(stmts, at)
         scopes = [_flatten(levels[m].stmts[: levels[m].at]) for m in range(len(levels) - 1, -1, -1)]
         leaves: list = []
         carried = {it.var.name for frame in levels[:-1] for it in getattr(frame.stmt, "iters", ())}
@@ -1060,7 +1071,7 @@ class FuseCreateAssembleToSlice(Pass):
         let = stmts[at]
         guarded = self.guarded.get(src)
         if guarded is not None:
-            levels = [*self.frames, _Frame(stmts, self.block, at, let, None, self.block_start)]
+            levels = self.levels_to(stmts, at)
             k = next((m for m in range(len(levels)) if levels[m].stmts is guarded.block), None)
             if k is None:
                 raise InternalError(
@@ -1103,20 +1114,11 @@ class FuseCreateAssembleToSlice(Pass):
         ):
             paths = [()]  # (a condition or its negation: every run)
         create = guarded.chain[-1]
-        span = create.span
         if () in paths:
-            made = S.Let.make(create.var, guarded.view, span)
+            made = S.Let.make(create.var, guarded.view, create.span)
             del self.guarded[src]
         else:
-            guard, in_then = _guard_of(paths)
-            view_b, own_b = S.Binder(f"{src}__placed", create.var.type), S.Binder(f"{src}__own", create.var.type)
-            branches = [
-                [S.Let(view_b, guarded.view, span=span), S.Yield([S.Var(view_b.name, span=span)], span=span)],
-                [S.Let(own_b, create.value, span=span), S.Yield([S.Var(own_b.name, span=span)], span=span)],
-            ]
-            if not in_then:
-                branches.reverse()
-            made = S.If(guard, *branches, [create.var], span=span)
+            made = _view_or_own(create, guarded.view, *_guard_of(paths))
             self.guarded[src] = guarded._replace(made=made, paths=paths)
         block[p] = self.swap_create(block[p], guarded.made, made)
 
@@ -1160,7 +1162,7 @@ class FuseCreateAssembleToSlice(Pass):
         statements of a loop's body before the assemble run only before another assemble); on
         another, the source is not placed (``fuse_across``' condition) or not made. Else a user
         error. ``k`` and ``loops`` as ``uses_after``'s; ``fresh``, ``reads_after_see_the_copy``'s."""
-        levels = [*self.frames, _Frame(stmts, self.block, at, stmts[at], None, self.block_start)]
+        levels = self.levels_to(stmts, at)
         # (the Yields of the loops' bodies, which carry the one buffer: ``uses_after`` counts no use there)
         carried = set()
         for loop in loops:
@@ -1799,6 +1801,20 @@ def _trips_are(start, stop, j: int, first: int, period: int, span) -> list:
     return [(runs, *conds)]
 
 
+def _view_or_own(create, view, guard, in_then: bool):
+    """The ``if`` over ``guard`` that binds the name of ``create`` to ``view`` (in its ``then``
+    branch when ``in_then``) or to a buffer of its own made as ``create`` makes it."""
+    span, src, kind = create.span, create.var.name, create.var.type
+    view_b, own_b = S.Binder(f"{src}__placed", kind), S.Binder(f"{src}__own", kind)
+    branches = [
+        [S.Let(view_b, view, span=span), S.Yield([S.Var(view_b.name, span=span)], span=span)],
+        [S.Let(own_b, create.value, span=span), S.Yield([S.Var(own_b.name, span=span)], span=span)],
+    ]
+    if not in_then:
+        branches.reverse()
+    return S.If(guard, *branches, [create.var], span=span)
+
+
 def _guard_of(paths: list) -> tuple:
     """``(guard, in_then)``: the disjunction of ``paths`` (each a tuple of conditions that all
     hold), and whether an ``if`` over it takes its ``then`` branch where a path holds (False: the
@@ -2134,18 +2150,6 @@ def _held_copies(stmt, names: set[str]) -> set[str]:
                     held.add(name)
                     changed = True
     return held - names
-
-
-def _heads(stmt) -> list:
-    """The expressions a statement with bodies reads itself (not its bodies')."""
-    kind = stmt._production
-    if kind == "For":
-        return [stmt.start, stmt.stop, stmt.step] + [it.init for it in stmt.iters]
-    if kind == "While":
-        return [stmt.cond] + [it.init for it in stmt.iters]
-    if kind == "If":
-        return [stmt.cond]
-    return []
 
 
 class _Available:
