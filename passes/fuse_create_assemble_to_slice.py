@@ -175,9 +175,10 @@ class FuseCreateAssembleToSlice(Pass):
         self.by_branch = False  # whether a source was placed by an ``if`` (``place_by_branch``)
         self.rows_of: dict[str, frozenset] = {}  # placed source -> the (root, region)s it now is
         self.in_loop = False  # whether the block being rewritten runs more than once
-        # the names bound before the statement being rewritten, in binding order (a body's own
-        # names are popped off the end when it is done)
-        self.defined_before: dict[str, None] = dict.fromkeys([p.name for p in func.params] + [d.name for d in func.dyn_dims])
+        # the names bound before the statement being rewritten, in binding order, each to its place
+        # in that order (a body's own names are popped off the end when it is done)
+        self.defined_before: dict[str, int] = {}
+        _enter(self.defined_before, [p.name for p in func.params] + [d.name for d in func.dyn_dims])
         body = self.sequence(func.body)
         out = S.Program(program.name, program.kernels, func.replace(body=body), span=program.span)
         if FORWARD_STORAGE and not self.by_branch:  # (the If it inserts binds a name: walked as usual)
@@ -366,6 +367,7 @@ class FuseCreateAssembleToSlice(Pass):
         # {two creates} -> why the second cannot be a copy of the first (``replaced_create``)
         self.unshared: dict[frozenset, str] = {}
         self.unchosen: dict[int, str] = {}  # id(an assemble) -> why ``place_chosen`` did not place its source
+        self.loops_by_counter: dict[str, object] | None = None  # ``loop_of_counter``'s, made when first asked
         self.was: dict[int, object] = {}  # id(a with block fuse_across rewrote) -> the block as analysed
         self.kept_bodies: list = []  # (what those tables' ids are of)
 
@@ -500,12 +502,12 @@ class FuseCreateAssembleToSlice(Pass):
             fields = BODY_FIELDS.get(stmt._production)
             if fields:
                 for before in stmts[unbound:j]:  # (read only inside a body: those of the statements before it)
-                    self.defined_before.update(dict.fromkeys(b.name for b in visible_binders(before)))
+                    _enter(self.defined_before, [b.name for b in visible_binders(before)])
                 unbound = j
                 outer, in_loop = len(self.defined_before), self.in_loop
-                self.defined_before.update(dict.fromkeys(it.var.name for it in getattr(stmt, "iters", ())))
+                _enter(self.defined_before, [it.var.name for it in getattr(stmt, "iters", ())])
                 if stmt._production == "For":  # (a While has no loop variable)
-                    self.defined_before[stmt.var.name] = None
+                    _enter(self.defined_before, [stmt.var.name])
                 self.in_loop = in_loop or stmt._production in ("For", "While")
                 bodies = {}
                 for field in fields:
@@ -804,7 +806,7 @@ class FuseCreateAssembleToSlice(Pass):
         in a block around the assemble)."""
         let = stmts[at]
         levels = self.levels_to(stmts, at)
-        scopes = [_flatten(levels[m].stmts[: levels[m].at]) for m in range(len(levels) - 1, -1, -1)]
+        scopes = [(frame.stmts, frame.at) for frame in levels]
         leaves: list = []
         carried = {it.var.name for frame in levels[:-1] for it in getattr(frame.stmt, "iters", ())}
         why = self.choice_leaves(let.value.source.name, scopes, (), leaves, carried)
@@ -823,8 +825,7 @@ class FuseCreateAssembleToSlice(Pass):
             missing = scalar_names([c for path in choice[root] for c in path]) - self.available_at(levels, k, p, chain)
             if missing:
                 name = sorted(missing)[0]
-                counter = next((s for s in iter_stmts(self.func.body) if s._production == "For" and s.var.name == name),
-                               None)
+                counter = self.loop_of_counter().get(name)
                 what = f"the counter of the loop of line {_line(counter)}" if counter else f"'{_base(name)}'"
                 why = (f"which of them it takes is decided by {what}, which is not known where '{_base(root)}' is "
                        f"created (line {_line(chain[-1])})")
@@ -838,18 +839,27 @@ class FuseCreateAssembleToSlice(Pass):
             self.apply_across(stmts, at, let, root, plan)
         return at
 
+    def loop_of_counter(self) -> dict:
+        """The ``pl.range`` and ``pl.parallel`` loops of the function as analysed by their counters'
+        names (one walk of the function, made when first asked)."""
+        if self.loops_by_counter is None:
+            self.loops_by_counter = {s.var.name: s for s in iter_stmts(self.func.body) if s._production == "For"}
+        return self.loops_by_counter
+
     def choice_leaves(
         self, name: str, scopes: list, path: tuple, leaves: list, carried: set[str], stop: frozenset = frozenset(),
     ) -> str | None:
         """Add to ``leaves`` a ``(path, create)`` for each path on which ``name`` holds one create's
         whole buffer: ``name`` such a name itself, or the result of an ``if`` (through copies)
-        bound in ``scopes`` (the statements before, innermost block first, with blocks
-        flattened), each branch's yielded value followed in that branch, its condition (negated
-        in the ``else`` branch) added to ``path``. None, or why ``name`` is chosen otherwise
-        (``carried``: the carries of the loops around the assemble). A task's result is the
-        argument it writes back (the same buffer); a loop's result is followed as
+        bound in ``scopes`` (the statements before: ``(block, end)`` pairs, each the statements of
+        ``block`` before ``end``, the innermost block last; walked from the last statement back,
+        with blocks entered), each branch's yielded value followed in that branch, its condition
+        (negated in the ``else`` branch) added to ``path``. None, or why ``name`` is chosen
+        otherwise (``carried``: the carries of the loops around the assemble). A task's result is
+        the argument it writes back (the same buffer); a loop's result is followed as
         ``loop_choice_leaves`` says. A name of ``stop`` is a leaf itself (a loop's carry, in its
-        body)."""
+        body). The walk stops at the statement binding ``name`` (SSA: one), so it reads the
+        statements from there to the assemble, not the blocks around it whole."""
         if name in stop:
             leaves.append((path, name))
             return None
@@ -859,40 +869,46 @@ class FuseCreateAssembleToSlice(Pass):
             if region is FULL and root in self.creates:
                 leaves.append((path, root))
                 return None
-        for i, scope in enumerate(scopes):
-            for j in range(len(scope) - 1, -1, -1):
-                stmt = scope[j]
-                kind = stmt._production
-                rest = [scope[:j], *scopes[i + 1:]]
-                if kind == "Let" and stmt.var.name == name:
-                    if stmt.value._production != "Var":
-                        return f"'{_base(name)}' is bound otherwise than by an if or a copy (line {_line(stmt)})"
-                    return self.choice_leaves(stmt.value.name, rest, path, leaves, carried, stop)
-                if kind == "If" and any(r.name == name for r in stmt.results):
-                    r = next(m for m, b in enumerate(stmt.results) if b.name == name)
-                    for field, cond in (("then", stmt.cond), ("orelse", S.Un(_NOT, stmt.cond, span=stmt.cond.span))):
-                        body = getattr(stmt, field)
-                        value = body[-1].values[r]
-                        if value._production != "Var":
-                            return f"the if of line {_line(stmt)} yields no name"
-                        why = self.choice_leaves(
-                            value.name, [_flatten(body[:-1]), *rest], (*path, cond), leaves, carried, stop,
-                        )
-                        if why is not None:
-                            return why
-                    return None
-                if kind == "Task" and any(b.name == name for b in stmt.outs):
-                    o = next(m for m, b in enumerate(stmt.outs) if b.name == name)
-                    written = output_params(self.kernels[stmt.kernel])[o]
-                    arg = stmt.args[written].value if written is not None and written < len(stmt.args) else None
-                    if arg is None or arg._production != "Var":
-                        return f"'{_base(name)}' is a new output of task {stmt.kernel} (line {_line(stmt)})"
-                    return self.choice_leaves(arg.name, [scope[:j + 1], *scopes[i + 1:]], path, leaves, carried, stop)
-                if kind == "For" and any(b.name == name for b in stmt.results):
-                    return self.loop_choice_leaves(stmt, name, rest, path, leaves, carried, stop)
-                if name in {b.name for b in visible_binders(stmt)}:
-                    what = "a loop" if kind in ("For", "While") else "a statement other than an if"
-                    return f"which of them it takes is decided by {what} (line {_line(stmt)}), not by an if before it"
+        rest = list(scopes)  # (the statements not walked yet: those before the one at hand)
+        while rest:
+            block, end = rest.pop()
+            if not end:
+                continue
+            stmt = block[end - 1]
+            rest.append((block, end - 1))
+            kind = stmt._production
+            if kind == "Scope":
+                rest.append((stmt.body, len(stmt.body)))
+                continue
+            if kind == "Let" and stmt.var.name == name:
+                if stmt.value._production != "Var":
+                    return f"'{_base(name)}' is bound otherwise than by an if or a copy (line {_line(stmt)})"
+                return self.choice_leaves(stmt.value.name, rest, path, leaves, carried, stop)
+            if kind == "If" and any(r.name == name for r in stmt.results):
+                r = next(m for m, b in enumerate(stmt.results) if b.name == name)
+                for field, cond in (("then", stmt.cond), ("orelse", S.Un(_NOT, stmt.cond, span=stmt.cond.span))):
+                    body = getattr(stmt, field)
+                    value = body[-1].values[r]
+                    if value._production != "Var":
+                        return f"the if of line {_line(stmt)} yields no name"
+                    why = self.choice_leaves(
+                        value.name, [*rest, (body, len(body) - 1)], (*path, cond), leaves, carried, stop,
+                    )
+                    if why is not None:
+                        return why
+                return None
+            if kind == "Task" and any(b.name == name for b in stmt.outs):
+                o = next(m for m, b in enumerate(stmt.outs) if b.name == name)
+                written = output_params(self.kernels[stmt.kernel])[o]
+                arg = stmt.args[written].value if written is not None and written < len(stmt.args) else None
+                if arg is None or arg._production != "Var":
+                    return f"'{_base(name)}' is a new output of task {stmt.kernel} (line {_line(stmt)})"
+                return self.choice_leaves(arg.name, [*rest[:-1], (block, end)], path, leaves, carried, stop)
+            if kind == "For" and any(b.name == name for b in stmt.results):
+                return self.loop_choice_leaves(stmt, name, rest, path, leaves, carried, stop)
+            if name in {b.name for b in visible_binders(stmt)}:
+                what = "a loop" if kind in ("For", "While") else "a statement other than an if"
+                return f"which of them it takes is decided by {what} (line {_line(stmt)}), not by an if before it"
         if name in carried:
             return f"which of them it takes is decided by the iterations of a loop ('{_base(name)}' is its carry)"
         return f"'{_base(name)}' is not bound in a block around the assemble"
@@ -916,7 +932,7 @@ class FuseCreateAssembleToSlice(Pass):
             return f"{where} that yields no carries"
         names = [it.var.name for it in loop.iters]
         inner = frozenset(names)
-        scope = [_flatten(body[:-1])]
+        scope = [(body, len(body) - 1)]
         r = next(m for m, b in enumerate(loop.results) if b.name == name)
         # carry position -> its (path, carry or create) leaves in the body: the carries the result
         # may come from (the others, a target's name or a task id, do not matter)
@@ -1012,16 +1028,24 @@ class FuseCreateAssembleToSlice(Pass):
                 loops.append(m)
         return conds, loops
 
-    def available_at(self, levels: list, k: int, p: int, chain: list) -> set[str]:
+    def available_at(self, levels: list, k: int, p: int, chain: list):
         """The names bound where the create at the end of ``chain`` (in ``levels[k]``'s block at
-        ``p``) is: before its block, in it before the create (in the with blocks around it too)."""
-        available = set(list(self.defined_before)[: levels[k].start])
-        for before in levels[k].stmts[:p]:
-            available.update(b.name for b in visible_binders(before))
+        ``p``) is: before its block, in it before the create (in the with blocks around it too).
+        A set's ``in`` and ``names - available`` (``_Available``), found from the block's binders
+        as analysed and the places of the names bound before it, without a walk of the block."""
+        frame, src = levels[k], chain[-1].var.name
+        index = self.parts.get(id(frame.analysed))
+        if index is None or (src not in index.bound and src not in self.moved):  # (walked)
+            available = set(name for name, place in self.defined_before.items() if place < frame.start)
+            for before in frame.stmts[:p]:
+                available.update(b.name for b in visible_binders(before))
+        else:
+            available = _Available(_BoundBefore(self.defined_before, frame.start), index.bound, self.moved, src)
         for stmt in chain[:-1]:
             inner = stmt.body
             for before in inner[: _position(inner, chain, stmt)]:
-                available.update(b.name for b in visible_binders(before))
+                for b in visible_binders(before):
+                    available.add(b.name)
         return available
 
     def check_across(self, stmts, at: int, levels: list, k: int, p: int, chain: list, loops: list, placed) -> None:
@@ -2186,6 +2210,26 @@ class _Available:
             if name not in self:
                 out.add(name)
         return out
+
+
+class _BoundBefore:
+    """The names of ``defined`` (``defined_before``: each name to its place in binding order) bound
+    before the first ``start`` of them: those bound before a block around the one being
+    rewritten."""
+
+    def __init__(self, defined: dict[str, int], start: int) -> None:
+        self.defined, self.start = defined, start
+
+    def __contains__(self, name: str) -> bool:
+        place = self.defined.get(name)
+        return place is not None and place < self.start
+
+
+def _enter(defined: dict[str, int], names) -> None:
+    """Bind ``names`` in ``defined`` (``defined_before``) after the names it holds, in order."""
+    for name in names:
+        if name not in defined:
+            defined[name] = len(defined)
 
 
 class _Shadowed:
