@@ -73,7 +73,8 @@ class FuseCreateAssembleToSlice(Pass):
     ``if`` widened to make the view where either runs (``place_again``); an assemble of a placed
     source into other rows or another buffer is a user error naming the first. The placement must be invisible: from the source's creation to the assemble, the rows it takes
     in ``target`` are neither written (their old content would be lost, or a host write would
-    land before the assembled rows instead of under them) nor read, by a task or the host (a
+    land before the assembled rows instead of under them; an assemble of another source there is
+    a write too, whether or not it is rewritten yet) nor read, by a task or the host (a
     host read whose value nothing uses reads nothing), an
     access to a source placed before counting as one to the rows it was placed in (the
     read would see the rows before the assemble, and a task that reads them while writing the
@@ -1602,7 +1603,9 @@ class FuseCreateAssembleToSlice(Pass):
         """Nothing in ``between`` (the statements from the source's create to the assemble) reads
         or writes ``rows``, the rows of the target the source is placed in (``assembled_rows``);
         without ``reads``, nothing writes them (a read is checked only with a write of the
-        source). A host read whose value is dead (``self.live``) reads nothing observable."""
+        source). A host read whose value is dead (``self.live``) reads nothing observable. An
+        assemble of another source not rewritten yet (in a body walked after this block's, or
+        later in it) writes the rows its source fills; a rewritten one is its source's accesses."""
         target, src = value.target.name, create.var.name
 
         row_roots = set()
@@ -1635,8 +1638,6 @@ class FuseCreateAssembleToSlice(Pass):
                     if reads:
                         self.refuse(let, target, src, f"{task} reads", "read")
             elif kind == "Let" and stmt.value._production == "AssembleTensor":
-                # (an assemble of another source not rewritten yet: one in a body walked after this
-                # block's, or later in the block; a rewritten one is its source's accesses)
                 assembled = stmt.value
                 source = assembled.source
                 if source._production == "Var" and (
