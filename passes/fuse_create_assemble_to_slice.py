@@ -369,6 +369,7 @@ class FuseCreateAssembleToSlice(Pass):
         self.unshared: dict[frozenset, str] = {}
         self.unchosen: dict[int, str] = {}  # id(an assemble) -> why ``place_chosen`` did not place its source
         self.loops_by_counter: dict[str, object] | None = None  # ``loop_of_counter``'s, made when first asked
+        self.choosing = frozenset()  # the creates ``place_chosen`` is checking, each as the view where chosen
         self.was: dict[int, object] = {}  # id(a with block fuse_across rewrote) -> the block as analysed
         self.kept_bodies: list = []  # (what those tables' ids are of)
 
@@ -834,8 +835,12 @@ class FuseCreateAssembleToSlice(Pass):
         if why is not None:
             self.unchosen[id(let)] = why
             return None
-        for root in sorted(choice):
-            plans.append((root, self.plan_across(stmts, at, root, choice[root])))
+        self.choosing = set(choice)
+        try:
+            for root in sorted(choice):
+                plans.append((root, self.plan_across(stmts, at, root, choice[root])))
+        finally:
+            self.choosing = frozenset()
         for root, plan in plans:  # (each checked with the others its own buffers: placed only now)
             self.apply_across(stmts, at, let, root, plan)
         return at
@@ -1640,11 +1645,15 @@ class FuseCreateAssembleToSlice(Pass):
             elif kind == "Let" and stmt.value._production == "AssembleTensor":
                 assembled = stmt.value
                 source = assembled.source
-                if source._production == "Var" and (
-                    self.roots.get(source.name, source.name) == src
-                    or any(root == src for root, _ in self.places.get(source.name, ()))
-                ):
-                    continue  # (the source itself, or a name that may hold it: placed again, or refused, in its turn)
+                if source._production == "Var":
+                    held = {root for root, _ in self.places.get(source.name, ())}
+                    held.add(self.roots.get(source.name, source.name))
+                    if src in held or held & self.choosing:
+                        # (the source itself, a name that may hold it, or another create of the
+                        # choice placing it: an assemble of one of those into these rows is no
+                        # copy where it is the view, and refused where it may run otherwise, in
+                        # its turn: ``place_again``, ``chosen_elsewhere``, ``placed_elsewhere``)
+                        continue
                 if touches(assembled.target, self.rows_filled(assembled)):
                     self.refuse(let, target, src, f"the pl.assemble of line {_line(stmt)} writes", "write")
             elif host_target(stmt) is not None:

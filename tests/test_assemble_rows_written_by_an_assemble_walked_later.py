@@ -13,8 +13,9 @@ first source's (an assemble in an ``if`` or a loop between the create and an ass
 an assemble after the first in a loop, the rows read after the first in the next iteration).
 Each program below compiled on 41ebca4 and its values differed from the program as written
 (``check_text``: every read against the reference interpreter); each is refused now, naming the
-assemble that writes the rows. Rows that do not overlap, and the source itself assembled again
-into its rows, stay placed and run right."""
+assemble that writes the rows. Rows that do not overlap, the source itself assembled again into
+its rows, and another create of a choice assembled where it is the one chosen (``place_chosen``:
+no copy there, refused in its turn where it may run otherwise) stay placed and run right."""
 
 from __future__ import annotations
 
@@ -103,6 +104,23 @@ PLACEABLE = {
         big = pl.assemble(big, t, [16, 0])
         r = pl.tensor.slice(big, [16, 16], [16, 0])
         y = self.bump(r, y)
+        return big
+""",
+    # tools/attack exhaustive rebinds program 111: u is the view where c <= 0, t where c > 0; t's
+    # assemble in the if runs only where t is the view (no copy there), so it is no write of u's
+    # rows (refused by the first form of the check, which took it for one)
+    "another_create_of_the_choice_assembled_where_chosen": """        t = pl.create_tensor([16, 16], dtype=pl.FP32)
+        u = pl.create_tensor([16, 16], dtype=pl.FP32)
+        t = self.step(x, t)
+        u = self.step(y, u)
+        if c > 0:
+            big = pl.assemble(big, t, [16, 0])
+        else:
+            r1 = t
+            t = u
+            u = r1
+        big = pl.assemble(big, t, [16, 0])
+        y = self.bump(u, y)
         return big
 """,
     # in a loop, w into other rows after t's assemble, t's rows read in the next iteration
