@@ -1648,11 +1648,12 @@ class FuseCreateAssembleToSlice(Pass):
                 if source._production == "Var":
                     held = {root for root, _ in self.places.get(source.name, ())}
                     held.add(self.roots.get(source.name, source.name))
-                    if src in held or held & self.choosing:
+                    if src in held or held & self.choosing or not held <= self.creates.keys():
                         # (the source itself, a name that may hold it, or another create of the
                         # choice placing it: an assemble of one of those into these rows is no
                         # copy where it is the view, and refused where it may run otherwise, in
-                        # its turn: ``place_again``, ``chosen_elsewhere``, ``placed_elsewhere``)
+                        # its turn: ``place_again``, ``chosen_elsewhere``, ``placed_elsewhere``; a
+                        # source not made by pl.create_tensor is refused in its turn, naming it)
                         continue
                 if touches(assembled.target, self.rows_filled(assembled)):
                     self.refuse(let, target, src, f"the pl.assemble of line {_line(stmt)} writes", "write")
