@@ -73,7 +73,8 @@ class FuseCreateAssembleToSlice(Pass):
     ``if`` widened to make the view where either runs (``place_again``); an assemble of a placed
     source into other rows or another buffer is a user error naming the first. The placement must be invisible: from the source's creation to the assemble, the rows it takes
     in ``target`` are neither written (their old content would be lost, or a host write would
-    land before the assembled rows instead of under them) nor read, by a task or the host (a
+    land before the assembled rows instead of under them; an assemble of another source there is
+    a write too, whether or not it is rewritten yet) nor read, by a task or the host (a
     host read whose value nothing uses reads nothing), an
     access to a source placed before counting as one to the rows it was placed in (the
     read would see the rows before the assemble, and a task that reads them while writing the
@@ -175,9 +176,10 @@ class FuseCreateAssembleToSlice(Pass):
         self.by_branch = False  # whether a source was placed by an ``if`` (``place_by_branch``)
         self.rows_of: dict[str, frozenset] = {}  # placed source -> the (root, region)s it now is
         self.in_loop = False  # whether the block being rewritten runs more than once
-        # the names bound before the statement being rewritten, in binding order (a body's own
-        # names are popped off the end when it is done)
-        self.defined_before: dict[str, None] = dict.fromkeys([p.name for p in func.params] + [d.name for d in func.dyn_dims])
+        # the names bound before the statement being rewritten, in binding order, each to its place
+        # in that order (a body's own names are popped off the end when it is done)
+        self.defined_before: dict[str, int] = {}
+        _enter(self.defined_before, [p.name for p in func.params] + [d.name for d in func.dyn_dims])
         body = self.sequence(func.body)
         out = S.Program(program.name, program.kernels, func.replace(body=body), span=program.span)
         if FORWARD_STORAGE and not self.by_branch:  # (the If it inserts binds a name: walked as usual)
@@ -366,6 +368,8 @@ class FuseCreateAssembleToSlice(Pass):
         # {two creates} -> why the second cannot be a copy of the first (``replaced_create``)
         self.unshared: dict[frozenset, str] = {}
         self.unchosen: dict[int, str] = {}  # id(an assemble) -> why ``place_chosen`` did not place its source
+        self.loops_by_counter: dict[str, object] | None = None  # ``loop_of_counter``'s, made when first asked
+        self.choosing = frozenset()  # the creates ``place_chosen`` is checking, each as the view where chosen
         self.was: dict[int, object] = {}  # id(a with block fuse_across rewrote) -> the block as analysed
         self.kept_bodies: list = []  # (what those tables' ids are of)
 
@@ -433,6 +437,42 @@ class FuseCreateAssembleToSlice(Pass):
             and same_exprs(value.offset, placed.offset)
         )
 
+    def levels_to(self, stmts: list, at: int) -> list:
+        """The ``_Frame``s of the blocks around the one being rewritten, then that block's, down to
+        the statement at ``stmts[at]``."""
+        return [*self.frames, _Frame(stmts, self.block, at, stmts[at], None, self.block_start)]
+
+    def placement(self, let, create) -> Placement:
+        """Where the assemble ``let`` puts the source made by ``create``: ``dead_assembles``' own
+        Placement of it when it made one (the same places, shape and offset), else a new one."""
+        placed = self.fills.get(id(let))
+        if placed is None:
+            value = let.value
+            placed = Placement.of(self.places.get(value.target.name), create.value.shape, value.offset)
+        return placed
+
+    def target_root_bound(self, target, available):
+        """The buffer root of the assemble target ``target`` (a name not ``available`` where the
+        source is created) as a name, when it is the target's one buffer (``target`` a copy or
+        task result of it) and ``available``; else None."""
+        name = target.name
+        root = self.roots.get(name, name)
+        if root in available and {r for r, _ in self.places.get(name, ())} == {root}:
+            return S.Var(root, span=target.span)
+        return None
+
+    def record_slice(self, src: str, base, create, offset, placed: Placement) -> None:
+        """Record that the create of ``src`` is now the slice of ``base`` at ``offset`` (the storage
+        ``run`` forwards): the slice's places are its rows when ``base``'s are the target's."""
+        rows = placed.rows if self.places.get(base.name) == placed.places else None
+        self.sliced[src] = (base.name, create.value.shape, offset, rows)
+
+    def record_placement(self, src: str, let, placed: Placement) -> None:
+        """Record that the assemble ``let`` placed ``src`` in ``placed``' rows."""
+        self.placed[src] = placed
+        self.placed_by[src] = let
+        self.place_rows(src, placed.rows)
+
     def sequence(self, stmts) -> tuple:
         # (the block as analysed: ``fuse`` rewrites, inserts and moves statements only at or before
         # the assemble it is at, so the statements from there on are the block's, shifted by
@@ -464,12 +504,12 @@ class FuseCreateAssembleToSlice(Pass):
             fields = BODY_FIELDS.get(stmt._production)
             if fields:
                 for before in stmts[unbound:j]:  # (read only inside a body: those of the statements before it)
-                    self.defined_before.update(dict.fromkeys(b.name for b in visible_binders(before)))
+                    _enter(self.defined_before, [b.name for b in visible_binders(before)])
                 unbound = j
                 outer, in_loop = len(self.defined_before), self.in_loop
-                self.defined_before.update(dict.fromkeys(it.var.name for it in getattr(stmt, "iters", ())))
+                _enter(self.defined_before, [it.var.name for it in getattr(stmt, "iters", ())])
                 if stmt._production == "For":  # (a While has no loop variable)
-                    self.defined_before[stmt.var.name] = None
+                    _enter(self.defined_before, [stmt.var.name])
                 self.in_loop = in_loop or stmt._production in ("For", "While")
                 bodies = {}
                 for field in fields:
@@ -537,17 +577,12 @@ class FuseCreateAssembleToSlice(Pass):
             if k:
                 after[n] = k
         available = _Available(self.defined_before, block.bound, self.moved, src)
-        placed = self.fills.get(id(let))  # (the same places, create and offset: one Placement)
-        if placed is None:
-            placed = Placement.of(self.places.get(target), stmts[create_at].value.shape, value.offset)
+        placed = self.placement(let, stmts[create_at])
         if after:
             fresh = self.never_written(stmts[create_at], stmts[create_at + 1 : at], aliases)
             self.check_uses_after(stmts, at, aliases, after, stmts[create_at], placed, len(self.frames), [], fresh)
-        base = value.target
-        root = self.roots.get(target, target)
-        if target not in available and root in available and {r for r, _ in self.places.get(target, ())} == {root}:
-            base = S.Var(root, span=value.target.span)  # a copy or result of it: the same buffer
-        elif target not in available:
+        base = value.target if target in available else self.target_root_bound(value.target, available)
+        if base is None:
             moved = self.hoist_target_create(stmts, create_at, at, target, available)
             if not moved:
                 placed = self.place_by_branch(stmts, create_at, at, available)
@@ -556,6 +591,7 @@ class FuseCreateAssembleToSlice(Pass):
                 raise _target_missing(target, src, let)
             create_at += 1  # the target's create now stands before the source's; the assemble has not moved
             available.add(target)
+            base = value.target
         _check_offset_known(value, src, available, let)
         create = stmts[create_at]
         self.check_placement_invisible(stmts[create_at + 1 : at], value, create, let, placed.rows)
@@ -565,12 +601,8 @@ class FuseCreateAssembleToSlice(Pass):
         view = S.SliceTensor.make_trusted(base, create.value.shape, value.offset, False, False, True, None)
         stmts[create_at] = S.Let.make_trusted(create.var, view, create.span)
         stmts[at] = S.Let.make_trusted(let.var, value.target, let.span)
-        self.placed[src] = placed
-        self.placed_by[src] = let
-        # (the slice's places are its rows when the base's places are the target's)
-        made = placed.rows if self.places.get(base.name) == placed.places else None
-        self.sliced[src] = (base.name, create.value.shape, value.offset, made)
-        self.place_rows(src, placed.rows)
+        self.record_slice(src, base, create, value.offset, placed)
+        self.record_placement(src, let, placed)
         return at
 
     def placed_elsewhere(self, let, src: str) -> UserError:
@@ -702,7 +734,7 @@ class FuseCreateAssembleToSlice(Pass):
         let = stmts[at]
         value = let.value
         target = value.target.name
-        levels = [*self.frames, _Frame(stmts, self.block, at, let, None, self.block_start)]
+        levels = self.levels_to(stmts, at)
         found = _find_create(levels, src)
         if found is None:
             raise UserError(
@@ -721,22 +753,16 @@ class FuseCreateAssembleToSlice(Pass):
             guard, in_then = guard.a, False
         available = self.available_at(levels, k, p, chain)
         block = levels[k].stmts
-        root = self.roots.get(target, target)
-        base = value.target
-        if target not in available:
-            if root in available and {r for r, _ in self.places.get(target, ())} == {root}:
-                base = S.Var(root, span=value.target.span)  # a copy or result of it: the same buffer
-            else:
-                raise _target_missing(target, src, let)
+        base = value.target if target in available else self.target_root_bound(value.target, available)
+        if base is None:
+            raise _target_missing(target, src, let)
         _check_offset_known(value, src, available, let)
         if guard is not None and scalar_names([guard]) - available:
             missing = sorted(scalar_names([guard]) - available)[0]
             self.refuse_across(let, target, src, " and the ".join(_kind_names(levels[k:-1])),
                                f"whether the assemble runs is decided by '{_base(missing)}', which is not known where "
                                f"'{_base(src)}' is created")
-        placed = self.fills.get(id(let))
-        if placed is None:
-            placed = Placement.of(self.places.get(target), create.value.shape, value.offset)
+        placed = self.placement(let, create)
         self.check_across(stmts, at, levels, k, p, chain, loops, placed)
         paths = [tuple(conds)] if choice is None else [(*conds, *path) for path in choice]
         if choice is not None:
@@ -751,18 +777,9 @@ class FuseCreateAssembleToSlice(Pass):
         view = S.SliceTensor.make(base, create.value.shape, value.offset, False, False, True, None)
         if guard is None:
             made = S.Let.make(create.var, view, create.span)
-            rows = placed.rows if self.places.get(base.name) == placed.places else None
-            self.sliced[src] = (base.name, create.value.shape, value.offset, rows)
+            self.record_slice(src, base, create, value.offset, placed)
         else:  # (the view when the assemble will run, the source's own buffer otherwise)
-            span = create.span
-            view_b, own_b = S.Binder(f"{src}__placed", create.var.type), S.Binder(f"{src}__own", create.var.type)
-            branches = [
-                [S.Let(view_b, view, span=span), S.Yield([S.Var(view_b.name, span=span)], span=span)],
-                [S.Let(own_b, create.value, span=span), S.Yield([S.Var(own_b.name, span=span)], span=span)],
-            ]
-            if not plan.in_then:
-                branches.reverse()
-            made = S.If(guard, *branches, [create.var], span=span)
+            made = _view_or_own(create, view, guard, plan.in_then)
             self.by_branch = True  # (a walk of the output finds its storage: no slice to forward)
             self.guarded[src] = _Guarded(block, made, plan.chain, view, plan.paths, plan.chosen)
         if plan.chosen:  # (another create of the choice may have been made a view in the same statement)
@@ -770,9 +787,7 @@ class FuseCreateAssembleToSlice(Pass):
         else:
             block[p] = self.with_create(block[p], plan.chain, made)
         stmts[at] = S.Let.make(let.var, value.target, let.span)
-        self.placed[src] = placed
-        self.placed_by[src] = let
-        self.place_rows(src, placed.rows)
+        self.record_placement(src, let, placed)
 
     def place_chosen(self, stmts: list, at: int, roots: set[str]) -> int | None:
         """Place the source of the assemble at ``stmts[at]``, which may be any of the creates
@@ -792,8 +807,8 @@ class FuseCreateAssembleToSlice(Pass):
         loop's counter or a ``pl.parallel`` loop, a condition not known at a create, a create not
         in a block around the assemble)."""
         let = stmts[at]
-        levels = [*self.frames, _Frame(stmts, self.block, at, let, None, self.block_start)]
-        scopes = [_flatten(levels[m].stmts[: levels[m].at]) for m in range(len(levels) - 1, -1, -1)]
+        levels = self.levels_to(stmts, at)
+        scopes = [(frame.stmts, frame.at) for frame in levels]
         leaves: list = []
         carried = {it.var.name for frame in levels[:-1] for it in getattr(frame.stmt, "iters", ())}
         why = self.choice_leaves(let.value.source.name, scopes, (), leaves, carried)
@@ -812,8 +827,7 @@ class FuseCreateAssembleToSlice(Pass):
             missing = scalar_names([c for path in choice[root] for c in path]) - self.available_at(levels, k, p, chain)
             if missing:
                 name = sorted(missing)[0]
-                counter = next((s for s in iter_stmts(self.func.body) if s._production == "For" and s.var.name == name),
-                               None)
+                counter = self.loop_of_counter().get(name)
                 what = f"the counter of the loop of line {_line(counter)}" if counter else f"'{_base(name)}'"
                 why = (f"which of them it takes is decided by {what}, which is not known where '{_base(root)}' is "
                        f"created (line {_line(chain[-1])})")
@@ -821,24 +835,37 @@ class FuseCreateAssembleToSlice(Pass):
         if why is not None:
             self.unchosen[id(let)] = why
             return None
-        for root in sorted(choice):
-            plans.append((root, self.plan_across(stmts, at, root, choice[root])))
+        self.choosing = set(choice)
+        try:
+            for root in sorted(choice):
+                plans.append((root, self.plan_across(stmts, at, root, choice[root])))
+        finally:
+            self.choosing = frozenset()
         for root, plan in plans:  # (each checked with the others its own buffers: placed only now)
             self.apply_across(stmts, at, let, root, plan)
         return at
+
+    def loop_of_counter(self) -> dict:
+        """The ``pl.range`` and ``pl.parallel`` loops of the function as analysed by their counters'
+        names (one walk of the function, made when first asked)."""
+        if self.loops_by_counter is None:
+            self.loops_by_counter = {s.var.name: s for s in iter_stmts(self.func.body) if s._production == "For"}
+        return self.loops_by_counter
 
     def choice_leaves(
         self, name: str, scopes: list, path: tuple, leaves: list, carried: set[str], stop: frozenset = frozenset(),
     ) -> str | None:
         """Add to ``leaves`` a ``(path, create)`` for each path on which ``name`` holds one create's
         whole buffer: ``name`` such a name itself, or the result of an ``if`` (through copies)
-        bound in ``scopes`` (the statements before, innermost block first, with blocks
-        flattened), each branch's yielded value followed in that branch, its condition (negated
-        in the ``else`` branch) added to ``path``. None, or why ``name`` is chosen otherwise
-        (``carried``: the carries of the loops around the assemble). A task's result is the
-        argument it writes back (the same buffer); a loop's result is followed as
+        bound in ``scopes`` (the statements before: ``(block, end)`` pairs, each the statements of
+        ``block`` before ``end``, the innermost block last; walked from the last statement back,
+        with blocks entered), each branch's yielded value followed in that branch, its condition
+        (negated in the ``else`` branch) added to ``path``. None, or why ``name`` is chosen
+        otherwise (``carried``: the carries of the loops around the assemble). A task's result is
+        the argument it writes back (the same buffer); a loop's result is followed as
         ``loop_choice_leaves`` says. A name of ``stop`` is a leaf itself (a loop's carry, in its
-        body)."""
+        body). The walk stops at the statement binding ``name`` (SSA: one), so it reads the
+        statements from there to the assemble, not the blocks around it whole."""
         if name in stop:
             leaves.append((path, name))
             return None
@@ -848,40 +875,46 @@ class FuseCreateAssembleToSlice(Pass):
             if region is FULL and root in self.creates:
                 leaves.append((path, root))
                 return None
-        for i, scope in enumerate(scopes):
-            for j in range(len(scope) - 1, -1, -1):
-                stmt = scope[j]
-                kind = stmt._production
-                rest = [scope[:j], *scopes[i + 1:]]
-                if kind == "Let" and stmt.var.name == name:
-                    if stmt.value._production != "Var":
-                        return f"'{_base(name)}' is bound otherwise than by an if or a copy (line {_line(stmt)})"
-                    return self.choice_leaves(stmt.value.name, rest, path, leaves, carried, stop)
-                if kind == "If" and any(r.name == name for r in stmt.results):
-                    r = next(m for m, b in enumerate(stmt.results) if b.name == name)
-                    for field, cond in (("then", stmt.cond), ("orelse", S.Un(_NOT, stmt.cond, span=stmt.cond.span))):
-                        body = getattr(stmt, field)
-                        value = body[-1].values[r]
-                        if value._production != "Var":
-                            return f"the if of line {_line(stmt)} yields no name"
-                        why = self.choice_leaves(
-                            value.name, [_flatten(body[:-1]), *rest], (*path, cond), leaves, carried, stop,
-                        )
-                        if why is not None:
-                            return why
-                    return None
-                if kind == "Task" and any(b.name == name for b in stmt.outs):
-                    o = next(m for m, b in enumerate(stmt.outs) if b.name == name)
-                    written = output_params(self.kernels[stmt.kernel])[o]
-                    arg = stmt.args[written].value if written is not None and written < len(stmt.args) else None
-                    if arg is None or arg._production != "Var":
-                        return f"'{_base(name)}' is a new output of task {stmt.kernel} (line {_line(stmt)})"
-                    return self.choice_leaves(arg.name, [scope[:j + 1], *scopes[i + 1:]], path, leaves, carried, stop)
-                if kind == "For" and any(b.name == name for b in stmt.results):
-                    return self.loop_choice_leaves(stmt, name, rest, path, leaves, carried, stop)
-                if name in {b.name for b in visible_binders(stmt)}:
-                    what = "a loop" if kind in ("For", "While") else "a statement other than an if"
-                    return f"which of them it takes is decided by {what} (line {_line(stmt)}), not by an if before it"
+        rest = list(scopes)  # (the statements not walked yet: those before the one at hand)
+        while rest:
+            block, end = rest.pop()
+            if not end:
+                continue
+            stmt = block[end - 1]
+            rest.append((block, end - 1))
+            kind = stmt._production
+            if kind == "Scope":
+                rest.append((stmt.body, len(stmt.body)))
+                continue
+            if kind == "Let" and stmt.var.name == name:
+                if stmt.value._production != "Var":
+                    return f"'{_base(name)}' is bound otherwise than by an if or a copy (line {_line(stmt)})"
+                return self.choice_leaves(stmt.value.name, rest, path, leaves, carried, stop)
+            if kind == "If" and any(r.name == name for r in stmt.results):
+                r = next(m for m, b in enumerate(stmt.results) if b.name == name)
+                for field, cond in (("then", stmt.cond), ("orelse", S.Un(_NOT, stmt.cond, span=stmt.cond.span))):
+                    body = getattr(stmt, field)
+                    value = body[-1].values[r]
+                    if value._production != "Var":
+                        return f"the if of line {_line(stmt)} yields no name"
+                    why = self.choice_leaves(
+                        value.name, [*rest, (body, len(body) - 1)], (*path, cond), leaves, carried, stop,
+                    )
+                    if why is not None:
+                        return why
+                return None
+            if kind == "Task" and any(b.name == name for b in stmt.outs):
+                o = next(m for m, b in enumerate(stmt.outs) if b.name == name)
+                written = output_params(self.kernels[stmt.kernel])[o]
+                arg = stmt.args[written].value if written is not None and written < len(stmt.args) else None
+                if arg is None or arg._production != "Var":
+                    return f"'{_base(name)}' is a new output of task {stmt.kernel} (line {_line(stmt)})"
+                return self.choice_leaves(arg.name, [*rest[:-1], (block, end)], path, leaves, carried, stop)
+            if kind == "For" and any(b.name == name for b in stmt.results):
+                return self.loop_choice_leaves(stmt, name, rest, path, leaves, carried, stop)
+            if name in {b.name for b in visible_binders(stmt)}:
+                what = "a loop" if kind in ("For", "While") else "a statement other than an if"
+                return f"which of them it takes is decided by {what} (line {_line(stmt)}), not by an if before it"
         if name in carried:
             return f"which of them it takes is decided by the iterations of a loop ('{_base(name)}' is its carry)"
         return f"'{_base(name)}' is not bound in a block around the assemble"
@@ -905,7 +938,7 @@ class FuseCreateAssembleToSlice(Pass):
             return f"{where} that yields no carries"
         names = [it.var.name for it in loop.iters]
         inner = frozenset(names)
-        scope = [_flatten(body[:-1])]
+        scope = [(body, len(body) - 1)]
         r = next(m for m, b in enumerate(loop.results) if b.name == name)
         # carry position -> its (path, carry or create) leaves in the body: the carries the result
         # may come from (the others, a target's name or a task id, do not matter)
@@ -1001,16 +1034,24 @@ class FuseCreateAssembleToSlice(Pass):
                 loops.append(m)
         return conds, loops
 
-    def available_at(self, levels: list, k: int, p: int, chain: list) -> set[str]:
+    def available_at(self, levels: list, k: int, p: int, chain: list):
         """The names bound where the create at the end of ``chain`` (in ``levels[k]``'s block at
-        ``p``) is: before its block, in it before the create (in the with blocks around it too)."""
-        available = set(list(self.defined_before)[: levels[k].start])
-        for before in levels[k].stmts[:p]:
-            available.update(b.name for b in visible_binders(before))
+        ``p``) is: before its block, in it before the create (in the with blocks around it too).
+        A set's ``in`` and ``names - available`` (``_Available``), found from the block's binders
+        as analysed and the places of the names bound before it, without a walk of the block."""
+        frame, src = levels[k], chain[-1].var.name
+        index = self.parts.get(id(frame.analysed))
+        if index is None or (src not in index.bound and src not in self.moved):  # (walked)
+            available = set(name for name, place in self.defined_before.items() if place < frame.start)
+            for before in frame.stmts[:p]:
+                available.update(b.name for b in visible_binders(before))
+        else:
+            available = _Available(_BoundBefore(self.defined_before, frame.start), index.bound, self.moved, src)
         for stmt in chain[:-1]:
             inner = stmt.body
             for before in inner[: _position(inner, chain, stmt)]:
-                available.update(b.name for b in visible_binders(before))
+                for b in visible_binders(before):
+                    available.add(b.name)
         return available
 
     def check_across(self, stmts, at: int, levels: list, k: int, p: int, chain: list, loops: list, placed) -> None:
@@ -1060,7 +1101,7 @@ class FuseCreateAssembleToSlice(Pass):
         let = stmts[at]
         guarded = self.guarded.get(src)
         if guarded is not None:
-            levels = [*self.frames, _Frame(stmts, self.block, at, let, None, self.block_start)]
+            levels = self.levels_to(stmts, at)
             k = next((m for m in range(len(levels)) if levels[m].stmts is guarded.block), None)
             if k is None:
                 raise InternalError(
@@ -1103,20 +1144,11 @@ class FuseCreateAssembleToSlice(Pass):
         ):
             paths = [()]  # (a condition or its negation: every run)
         create = guarded.chain[-1]
-        span = create.span
         if () in paths:
-            made = S.Let.make(create.var, guarded.view, span)
+            made = S.Let.make(create.var, guarded.view, create.span)
             del self.guarded[src]
         else:
-            guard, in_then = _guard_of(paths)
-            view_b, own_b = S.Binder(f"{src}__placed", create.var.type), S.Binder(f"{src}__own", create.var.type)
-            branches = [
-                [S.Let(view_b, guarded.view, span=span), S.Yield([S.Var(view_b.name, span=span)], span=span)],
-                [S.Let(own_b, create.value, span=span), S.Yield([S.Var(own_b.name, span=span)], span=span)],
-            ]
-            if not in_then:
-                branches.reverse()
-            made = S.If(guard, *branches, [create.var], span=span)
+            made = _view_or_own(create, guarded.view, *_guard_of(paths))
             self.guarded[src] = guarded._replace(made=made, paths=paths)
         block[p] = self.swap_create(block[p], guarded.made, made)
 
@@ -1160,7 +1192,7 @@ class FuseCreateAssembleToSlice(Pass):
         statements of a loop's body before the assemble run only before another assemble); on
         another, the source is not placed (``fuse_across``' condition) or not made. Else a user
         error. ``k`` and ``loops`` as ``uses_after``'s; ``fresh``, ``reads_after_see_the_copy``'s."""
-        levels = [*self.frames, _Frame(stmts, self.block, at, stmts[at], None, self.block_start)]
+        levels = self.levels_to(stmts, at)
         # (the Yields of the loops' bodies, which carry the one buffer: ``uses_after`` counts no use there)
         carried = set()
         for loop in loops:
@@ -1576,7 +1608,9 @@ class FuseCreateAssembleToSlice(Pass):
         """Nothing in ``between`` (the statements from the source's create to the assemble) reads
         or writes ``rows``, the rows of the target the source is placed in (``assembled_rows``);
         without ``reads``, nothing writes them (a read is checked only with a write of the
-        source). A host read whose value is dead (``self.live``) reads nothing observable."""
+        source). A host read whose value is dead (``self.live``) reads nothing observable. An
+        assemble of another source not rewritten yet (in a body walked after this block's, or
+        later in it) writes the rows its source fills; a rewritten one is its source's accesses."""
         target, src = value.target.name, create.var.name
 
         row_roots = set()
@@ -1608,6 +1642,21 @@ class FuseCreateAssembleToSlice(Pass):
                         self.refuse(let, target, src, f"{task}, which writes '{_base(src)}', reads", "same")
                     if reads:
                         self.refuse(let, target, src, f"{task} reads", "read")
+            elif kind == "Let" and stmt.value._production == "AssembleTensor":
+                assembled = stmt.value
+                source = assembled.source
+                if source._production == "Var":
+                    held = {root for root, _ in self.places.get(source.name, ())}
+                    held.add(self.roots.get(source.name, source.name))
+                    if src in held or held & self.choosing or not held <= self.creates.keys():
+                        # (the source itself, a name that may hold it, or another create of the
+                        # choice placing it: an assemble of one of those into these rows is no
+                        # copy where it is the view, and refused where it may run otherwise, in
+                        # its turn: ``place_again``, ``chosen_elsewhere``, ``placed_elsewhere``; a
+                        # source not made by pl.create_tensor is refused in its turn, naming it)
+                        continue
+                if touches(assembled.target, self.rows_filled(assembled)):
+                    self.refuse(let, target, src, f"the pl.assemble of line {_line(stmt)} writes", "write")
             elif host_target(stmt) is not None:
                 tensor, write = host_target(stmt)
                 if not write and stmt.var.name not in self.live:
@@ -1785,6 +1834,20 @@ def _trips_are(start, stop, j: int, first: int, period: int, span) -> list:
     if first == 0 and j == 0:  # (no trip at all is T = 0 too)
         return [(S.Un(_NOT, runs, span=span),), (runs, *conds)]
     return [(runs, *conds)]
+
+
+def _view_or_own(create, view, guard, in_then: bool):
+    """The ``if`` over ``guard`` that binds the name of ``create`` to ``view`` (in its ``then``
+    branch when ``in_then``) or to a buffer of its own made as ``create`` makes it."""
+    span, src, kind = create.span, create.var.name, create.var.type
+    view_b, own_b = S.Binder(f"{src}__placed", kind), S.Binder(f"{src}__own", kind)
+    branches = [
+        [S.Let(view_b, view, span=span), S.Yield([S.Var(view_b.name, span=span)], span=span)],
+        [S.Let(own_b, create.value, span=span), S.Yield([S.Var(own_b.name, span=span)], span=span)],
+    ]
+    if not in_then:
+        branches.reverse()
+    return S.If(guard, *branches, [create.var], span=span)
 
 
 def _guard_of(paths: list) -> tuple:
@@ -2124,18 +2187,6 @@ def _held_copies(stmt, names: set[str]) -> set[str]:
     return held - names
 
 
-def _heads(stmt) -> list:
-    """The expressions a statement with bodies reads itself (not its bodies')."""
-    kind = stmt._production
-    if kind == "For":
-        return [stmt.start, stmt.stop, stmt.step] + [it.init for it in stmt.iters]
-    if kind == "While":
-        return [stmt.cond] + [it.init for it in stmt.iters]
-    if kind == "If":
-        return [stmt.cond]
-    return []
-
-
 class _Available:
     """The names visible where the source ``src`` is created: ``before`` (bound before the block),
     those the block (``bound``: ``BlockUses``', as analysed) binds before it, and those ``add``-ed.
@@ -2170,6 +2221,26 @@ class _Available:
             if name not in self:
                 out.add(name)
         return out
+
+
+class _BoundBefore:
+    """The names of ``defined`` (``defined_before``: each name to its place in binding order) bound
+    before the first ``start`` of them: those bound before a block around the one being
+    rewritten."""
+
+    def __init__(self, defined: dict[str, int], start: int) -> None:
+        self.defined, self.start = defined, start
+
+    def __contains__(self, name: str) -> bool:
+        place = self.defined.get(name)
+        return place is not None and place < self.start
+
+
+def _enter(defined: dict[str, int], names) -> None:
+    """Bind ``names`` in ``defined`` (``defined_before``) after the names it holds, in order."""
+    for name in names:
+        if name not in defined:
+            defined[name] = len(defined)
 
 
 class _Shadowed:

@@ -35,6 +35,10 @@ Shapes (N = size):
   tensor made for it, read there by a kernel, then written again and read (each placed as a
   view: the fuse pass's check that the fill is overwritten, its scan of the uses after an
   assemble, and its proof that nothing reads the rows after the second write).
+- ``choices`` (not in the default table: ``--shapes choices``): N // 4 pairs of tiles, each
+  made and written, one of the two chosen by an ``if`` on ``n`` and assembled into its own rows
+  of one tensor parameter (each create the view where the ``if`` chooses it: the fuse pass's
+  ``place_chosen``).
 
 The table's ``mean s`` is the mean compile time over the runs, ``compile s`` the best run's. The
 last line per shape gives how fast time grows against N from the smallest size to the largest,
@@ -172,6 +176,21 @@ def assembles(n: int) -> str:
     return _program(lines, f", big: pl.InOut[pl.Tensor[[{16 * n}, 16], pl.FP32]]")
 
 
+def choices(n: int) -> str:
+    lines = []
+    for i in range(n // 4):
+        lines.append(f"t{i} = pl.create_tensor([16, 16], dtype=pl.FP32)")
+        lines.append(f"t{i} = self.step(x, t{i})")
+        lines.append(f"u{i} = pl.create_tensor([16, 16], dtype=pl.FP32)")
+        lines.append(f"u{i} = self.step(x, u{i})")
+        lines.append(f"s{i} = t{i}")
+        lines.append(f"if n > {i % 5}:")
+        lines.append(f"    s{i} = u{i}")
+        lines.append(f"big = pl.assemble(big, s{i}, [{16 * i}, 0])")
+    lines.append("y = self.acc(x, 0, y)")
+    return _program(lines, f", big: pl.InOut[pl.Tensor[[{16 * max(1, n // 4)}, 16], pl.FP32]]")
+
+
 def reuses(n: int) -> str:
     lines = []
     for i in range(n // 4):
@@ -185,7 +204,7 @@ def reuses(n: int) -> str:
     return _program(lines)
 
 
-SHAPES = {"straight": straight, "nested": nested, "branches": branches, "tiles": tiles, "scopes": scopes, "mixed": mixed, "assembles": assembles, "reuses": reuses}
+SHAPES = {"straight": straight, "nested": nested, "branches": branches, "tiles": tiles, "scopes": scopes, "mixed": mixed, "assembles": assembles, "reuses": reuses, "choices": choices}
 ALL_SHAPES = ("straight", "nested", "phases", "branches", "tiles", "scopes", "mixed", "assembles", "reuses")  # the order the table prints them in
 
 
