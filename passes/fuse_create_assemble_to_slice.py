@@ -70,7 +70,11 @@ class FuseCreateAssembleToSlice(Pass):
     branch checked on its own). A source placed only where an assemble runs (``fuse_across``' ``if``)
     and assembled again into the same rows is a view there only: the second assemble, where it
     may run on no path of that ``if``'s condition, is checked as a placement of its own and the
-    ``if`` widened to make the view where either runs (``place_again``); an assemble of a placed
+    ``if`` widened to make the view where either runs (``place_again``). Through a ``pl.parallel``
+    loop, whose iterations are unordered, only where nothing in the loop writes the source or the
+    rows but the assembles themselves: each iteration copies the same value into the same rows,
+    so they hold it from the first assemble on whichever iteration runs first, as the view does
+    (``check_parallel_loops_copy_alike``; a write there is a user error naming it). An assemble of a placed
     source into other rows or another buffer is a user error naming the first. The placement must be invisible: from the source's creation to the assemble, the rows it takes
     in ``target`` are neither written (their old content would be lost, or a host write would
     land before the assembled rows instead of under them) nor read, by a task or the host (a
@@ -682,8 +686,9 @@ class FuseCreateAssembleToSlice(Pass):
         an enclosing one, or a ``with`` block before the assemble (in its block or an enclosing
         one: names escape a scope), the rule of docs/semantics.md's assemble placement. The blocks
         from the create's down to the assemble's are ``with`` blocks (each runs once), ``if``s and
-        sequential ``pl.range`` loops (a positive constant step) whose conditions (a loop's: its
-        start below its stop) are known at the create: the create becomes an ``if`` over their
+        ``pl.range`` or ``pl.parallel`` loops (a positive constant step; a ``pl.parallel`` one
+        writing neither the source nor the rows: ``check_parallel_loops_copy_alike``) whose
+        conditions (a loop's: its start below its stop) are known at the create: the create becomes an ``if`` over their
         conjunction that yields the slice of the target when the assemble will run, a fresh
         buffer of its own otherwise. Checked as in the block: between the create and the
         assemble nothing touches the rows (in a loop, the body after the assemble comes before
@@ -976,22 +981,20 @@ class FuseCreateAssembleToSlice(Pass):
     def route(self, levels: list, k: int, let, target: str, src: str) -> tuple[list, list]:
         """(the conditions for the assemble at the end of ``levels`` to run, one per ``if`` branch
         and loop of a bound not known to run, from the create's block ``k`` down; the levels of
-        the loops around it). A ``pl.while_`` or ``pl.parallel`` loop, or one whose step is not a
-        positive constant, between the two is a user error: whether or in which order it
-        assembles is not known at the create."""
+        the loops around it, ``pl.parallel`` ones too: ``check_parallel_loops_copy_alike``). A
+        ``pl.while_`` loop, or one whose step is not a positive constant, between the two is a
+        user error: whether it assembles is not known at the create."""
         conds, loops = [], []
         for m in range(k, len(levels) - 1):
             frame = levels[m]
             stmt, kind = frame.stmt, frame.stmt._production
             if kind == "If":
                 conds.append(stmt.cond if frame.field == "then" else S.Un(_NOT, stmt.cond, span=stmt.cond.span))
-            elif kind == "While" or (kind == "For" and (stmt.kind is not _SEQ or stmt.step._production != "Int"
-                                                        or stmt.step.value <= 0)):
+            elif kind == "While" or (kind == "For" and (stmt.step._production != "Int" or stmt.step.value <= 0)):
                 what = "pl.while_ loop" if kind == "While" else "pl.parallel loop" if stmt.kind is not _SEQ else "loop"
                 self.refuse_across(let, target, src, what, (
                     f"whether a pl.while_ loop runs the assemble is not known where '{_base(src)}' is created"
-                    if kind == "While" else "the iterations of a pl.parallel loop are not ordered: none is known to "
-                    "assemble first" if stmt.kind is not _SEQ else
+                    if kind == "While" else
                     f"its step is not a positive constant: whether it runs is not known where '{_base(src)}' is created"))
             elif kind == "For":
                 start, stop = stmt.start, stmt.stop
@@ -1038,6 +1041,7 @@ class FuseCreateAssembleToSlice(Pass):
                 again += inner[pos + 1:]
         src = create.var.name
         aliases = self.source_aliases(src)
+        self.check_parallel_loops_copy_alike(levels, loops, let, aliases, placed.rows)
         after = self.uses_after(levels, k, loops, aliases)
         if after:
             # (in a loop the next iteration's assemble follows this one's writes of the source)
@@ -1047,6 +1051,82 @@ class FuseCreateAssembleToSlice(Pass):
         if again:  # (after an assemble the rows hold the source: a read sees it until one is written)
             self.check_placement_invisible(again, value, create, let, placed.rows, self.writes_any(again, aliases))
         self.check_fill_overwritten(between, create, let, target)
+
+    def check_parallel_loops_copy_alike(self, levels: list, loops: list, let, aliases: set[str], rows) -> None:
+        """``check_across``' check of each ``pl.parallel`` loop among ``loops`` (the levels of the
+        loops between the source's create and the assemble ``let`` at the end of ``levels``). Its
+        iterations are declared independent, so none is known to assemble first; the placement
+        (the source a view of ``rows`` from its creation on, where the loop runs) is invisible when
+        every iteration's assemble copies the same value into the same rows: nothing in the loop's
+        body writes the source (a name of ``aliases``: a task's ``Out`` or ``InOut`` argument, a
+        host element write) or ``rows`` (the same, through a name stored there, or an assemble of
+        another source into them). Then, in the program run in order, the rows hold the source
+        from the first iteration's assemble to the loop's end whichever iteration that is, as the
+        view does; what the first iteration does before its assemble (the rows untouched) and
+        after the loop (reads that see the copy) is checked as for a ``pl.range`` loop. Else a
+        user error: a write there and another iteration's assemble are unordered, so what the
+        rows hold depends on an order the loop declares irrelevant, and no view can stand for
+        every order (the runtime cannot copy)."""
+        for m in loops:
+            loop = levels[m].stmt
+            if loop._production != "For" or loop.kind is _SEQ:
+                continue
+            body = levels[m + 1].analysed
+            what = self.parallel_write(body, aliases, rows)
+            if what is None:
+                continue
+            src, target = _base(let.value.source.name), _base(let.value.target.name)
+            raise UserError(
+                f"pl.assemble cannot make '{src}' a view of '{target}' (the runtime cannot copy): the pl.parallel loop "
+                f"of line {_line(loop)} around the assemble {what}; its iterations are not ordered, so that write and "
+                f"another iteration's assemble may come in either order, and the rows the assemble fills would hold "
+                f"a value that depends on it",
+                let.span,
+                hint=f"create '{src}' inside the pl.parallel loop (each iteration assembles a source of its own), or "
+                f"use pl.range to order the iterations, or assemble '{src}' once outside the loop",
+            )
+
+    def parallel_write(self, body, aliases: set[str], rows) -> str | None:
+        """What in ``body`` (a ``pl.parallel`` loop's, bodies included) writes the source (a name of
+        ``aliases``) or ``rows`` (``check_placement_invisible``'s, a source placed there counting as
+        them), said for a message ("writes 't' (task k, line 3)"); None when nothing does."""
+        row_roots = {r for r, _ in rows}
+
+        def in_rows(places) -> bool:
+            for root, region in self.storage(places):
+                if root in row_roots and any(root == r and overlaps(region, placed) for r, placed in rows):
+                    return True
+            return False
+
+        def stored_in_rows(expr) -> bool:
+            return expr._production == "Var" and in_rows(self.places.get(expr.name, ()))
+
+        for stmt in iter_stmts(body):
+            kind = stmt._production
+            if kind == "Task":
+                for arg in _written(stmt, self.kernels[stmt.kernel]):
+                    if arg.name in aliases:
+                        return f"writes '{_base(arg.name)}' (task {stmt.kernel}, line {_line(stmt)})"
+                    if stored_in_rows(arg):
+                        return f"writes the rows it fills (task {stmt.kernel}, line {_line(stmt)})"
+            elif kind == "Let" and stmt.value._production == "AssembleTensor":
+                value = stmt.value
+                if value.source._production == "Var" and value.source.name in aliases:
+                    continue  # (the same source: into the same rows, it becomes nothing; else ``placed_elsewhere``)
+                created = self.creates.get(self.roots.get(value.source.name, value.source.name))
+                target = self.places.get(value.target.name, ()) if value.target._production == "Var" else ()
+                filled = assembled_rows(target, created.shape, value.offset) if created is not None else target
+                if in_rows(filled):
+                    return f"assembles another source into the rows it fills (line {_line(stmt)})"
+            elif host_target(stmt) is not None:
+                tensor, write = host_target(stmt)
+                if not write or tensor._production != "Var":
+                    continue
+                if tensor.name in aliases:
+                    return f"writes '{_base(tensor.name)}' (the host, line {_line(stmt)})"
+                if in_rows(element_places(stmt, self.places, self.roots)):
+                    return f"writes the rows it fills (the host, line {_line(stmt)})"
+        return None
 
     def place_again(self, stmts: list, at: int, src: str) -> int:
         """Rewrite the assemble at ``stmts[at]`` of ``src`` into the rows ``src`` is already
