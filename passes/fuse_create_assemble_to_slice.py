@@ -136,7 +136,12 @@ class FuseCreateAssembleToSlice(Pass):
     copy on the paths where it is the view; where it may run on another path (the view there
     another create's) it is a user error, never a widened guard. Other sets (a choice made by a
     loop's counter or a ``pl.parallel`` loop, a condition not known at a create, a create made in
-    a branch, the pairs above that fail a condition) stay refused, the message saying why.
+    a loop before the assemble, the pairs above that fail a condition) stay refused, the message
+    saying why. A create made in a branch of an ``if`` before the assemble (ifs nested in it too,
+    no loop: ``_find_create_in_branch``) is made only on the paths through that branch, where its
+    conditions hold: it becomes the view where its paths' other conditions and ``route``'s do
+    (the view itself when none is left), its own buffer elsewhere, and is checked from its
+    creation on (the rest of its branch, then the block up to the assemble) as any other.
     Afterwards no ``AssembleTensor`` is left, and every read observes what it observed with the
     copy. What reads which rows is ``assembled_rows``' analysis; this pass rewrites by it and
     refuses what it cannot prove invisible.
@@ -709,6 +714,8 @@ class FuseCreateAssembleToSlice(Pass):
         target = value.target.name
         levels = [*self.frames, _Frame(stmts, self.block, at, let, None, self.block_start)]
         found = _find_create(levels, src)
+        if found is None and choice is not None:
+            found = _find_create_in_branch(levels, src)
         if found is None:
             raise UserError(
                 f"pl.assemble needs a source made by pl.create_tensor; '{_base(src)}' is not",
@@ -745,6 +752,7 @@ class FuseCreateAssembleToSlice(Pass):
         self.check_across(stmts, at, levels, k, p, chain, loops, placed)
         paths = [tuple(conds)] if choice is None else [(*conds, *path) for path in choice]
         if choice is not None:
+            paths = _without_branch_conditions(paths, chain)
             guard, in_then = _guard_of(paths)
         return _Across(block, p, chain, base, placed, guard, in_then, paths, choice is not None)
 
@@ -785,7 +793,8 @@ class FuseCreateAssembleToSlice(Pass):
         the assemble choose which one it takes (its source an ``if``'s result, through copies and
         tasks' results, whose branches each yield one create's whole buffer or such a result of
         an ``if`` in the branch) and each condition on the paths to a create is known where that create is made,
-        in a block around the assemble: the paths part by those conditions, so each create can
+        in a block around the assemble or in a branch of an ``if`` before it (whose conditions then
+        hold there: ``_without_branch_conditions``): the paths part by those conditions, so each create can
         be the view of the target's rows exactly where the assemble will take it (and runs:
         ``route``) and its own buffer elsewhere; no run makes two of them views of the rows. Each
         is checked as a single create placed by ``fuse_across`` (its rows unused from its creation
@@ -795,7 +804,7 @@ class FuseCreateAssembleToSlice(Pass):
         bounds), and a create that no path takes is left its own buffer. The index of the
         rewritten assemble; None, the reason in ``unchosen``, when the choice is not made so (a
         loop's counter or a ``pl.parallel`` loop, a condition not known at a create, a create not
-        in a block around the assemble)."""
+        in a block around the assemble nor in a branch of an ``if`` before it: in a loop there)."""
         let = stmts[at]
         levels = [*self.frames, _Frame(stmts, self.block, at, let, None, self.block_start)]
         scopes = [_flatten(levels[m].stmts[: levels[m].at]) for m in range(len(levels) - 1, -1, -1)]
@@ -809,9 +818,12 @@ class FuseCreateAssembleToSlice(Pass):
             why = "the ifs before it choose among other buffers too"
         plans = []
         for root in sorted(choice) if why is None else ():
-            found = _find_create(levels, root)
+            found = _find_create(levels, root) or _find_create_in_branch(levels, root)
             if found is None:
-                why = f"'{_base(root)}' is not made in a block around the assemble"
+                loop = _loop_around_create(self.func.body, root)
+                why = (f"'{_base(root)}' is made in the loop of line {_line(loop)}, a buffer of its own in each "
+                       "iteration, and the assemble takes the last one made" if loop is not None else
+                       f"'{_base(root)}' is not made in a block around the assemble, nor in a branch of an if before it")
                 break
             k, p, chain = found
             missing = scalar_names([c for path in choice[root] for c in path]) - self.available_at(levels, k, p, chain)
@@ -1011,7 +1023,7 @@ class FuseCreateAssembleToSlice(Pass):
         for before in levels[k].stmts[:p]:
             available.update(b.name for b in visible_binders(before))
         for stmt in chain[:-1]:
-            inner = stmt.body
+            inner = _link_body(stmt, chain)
             for before in inner[: _position(inner, chain, stmt)]:
                 available.update(b.name for b in visible_binders(before))
         return available
@@ -1030,7 +1042,7 @@ class FuseCreateAssembleToSlice(Pass):
         loop = loops[0] if loops else None  # (the outermost: its body runs again after the assemble)
         between, again = [], []
         for stmt in reversed(chain[:-1]):
-            inner = stmt.body
+            inner = _link_body(stmt, chain)
             between += inner[_position(inner, chain, stmt) + 1:]
         block = levels[k].stmts
         between += block[p + 1 : levels[k].at]
@@ -1205,6 +1217,8 @@ class FuseCreateAssembleToSlice(Pass):
         ``new``; a rewritten body stands for the body as analysed (``with_create``'s)."""
         if stmt is old:
             return new
+        if stmt._production == "If":
+            return self.swap_in_branch(stmt, old, new)
         body = stmt.body
         pos = next(j for j, s in enumerate(body) if _holds(s, old))
         new_body = body[:pos] + (self.swap_create(body[pos], old, new),) + body[pos + 1:]
@@ -1213,6 +1227,23 @@ class FuseCreateAssembleToSlice(Pass):
         self.was[id(out)] = self.was.get(id(stmt), stmt)
         self.kept_bodies += [new_body, out]
         return out
+
+    def swap_in_branch(self, stmt, old, new):
+        """``swap_create`` of an ``if`` (a link of a chain ``_find_create_in_branch`` found): ``stmt``
+        with ``old`` (in a branch, or the ifs in it) replaced by ``new``; the rewritten branch
+        stands for the branch as analysed."""
+        for field in ("then", "orelse"):
+            body = getattr(stmt, field)
+            pos = next((j for j, s in enumerate(body) if _holds_in_branches(s, old)), None)
+            if pos is None:
+                continue
+            new_body = body[:pos] + (self.swap_create(body[pos], old, new),) + body[pos + 1:]
+            self.analysed[id(new_body)] = self.analysed.get(id(body), body)
+            out = stmt.replace(**{field: new_body})
+            self.was[id(out)] = self.was.get(id(stmt), stmt)
+            self.kept_bodies += [new_body, out]
+            return out
+        raise InternalError("a chosen create is in neither branch of the if that holds it", pass_name=self.name, node=stmt)
 
     def uses_after(self, levels: list, k: int, loops: list, aliases: set[str]) -> dict[str, int]:
         """The live uses of each name of ``aliases`` after the assemble at the end of ``levels``
@@ -1840,6 +1871,81 @@ def _find_create(levels: list, src: str) -> tuple | None:
             if chain is not None:
                 return k, p, chain
     return None
+
+
+def _find_create_in_branch(levels: list, src: str) -> tuple | None:
+    """``_find_create``'s ``(k, p, chain)`` for a create of ``src`` made in a branch of an ``if`` (or
+    of ifs nested in one) that stands before the assemble in the block of ``levels[k]`` at ``p``:
+    ``chain`` the ifs from ``block[p]`` down, then the create (``_link_body`` tells an if's branch
+    on the way). No loop is on that way: a create in a loop may be made several times before the
+    assemble. None when no such if makes it."""
+    for k in range(len(levels) - 1, -1, -1):
+        block, q = levels[k].stmts, levels[k].at
+        for p in range(q - 1, -1, -1):
+            if block[p]._production == "If":
+                chain = _branch_chain(block[p], src)
+                if chain is not None:
+                    return k, p, chain
+    return None
+
+
+def _branch_chain(stmt, src: str) -> list | None:
+    """``_create_chain`` through the branches of ``if``s (not with blocks: a create in a with block in
+    a branch is not looked for)."""
+    kind = stmt._production
+    if kind == "Let":
+        return [stmt] if stmt.var.name == src and stmt.value._production == "CreateTensor" else None
+    if kind != "If":
+        return None
+    for inner in stmt.then + stmt.orelse:
+        chain = _branch_chain(inner, src)
+        if chain is not None:
+            return [stmt, *chain]
+    return None
+
+
+def _without_branch_conditions(paths: list, chain: list) -> list:
+    """``paths`` without the conditions that hold where the create at the end of ``chain`` is made:
+    those of the branches of the ``if``s on its way (``_find_create_in_branch``'s), an ``if``'s
+    condition in its ``then`` branch, its negation in its ``else`` branch."""
+    held = []
+    for stmt in chain[:-1]:
+        if stmt._production == "If":
+            in_then = _link_body(stmt, chain) is stmt.then
+            held.append(stmt.cond if in_then else S.Un(_NOT, stmt.cond, span=stmt.cond.span))
+    if not held:
+        return paths
+    return [tuple(c for c in path if c not in held) for path in paths]
+
+
+def _loop_around_create(stmts, src: str, loop=None):
+    """The innermost ``pl.range``, ``pl.parallel`` or ``pl.while_`` loop in ``stmts`` around the
+    create of ``src`` (``loop`` when the create is in ``stmts`` themselves); None when none is."""
+    for stmt in stmts:
+        kind = stmt._production
+        if kind == "Let" and stmt.var.name == src and stmt.value._production == "CreateTensor":
+            return loop
+        for field in BODY_FIELDS.get(kind, ()):
+            found = _loop_around_create(getattr(stmt, field), src, stmt if kind in ("For", "While") else loop)
+            if found is not None:
+                return found
+    return None
+
+
+def _link_body(stmt, chain: list):
+    """The statements of ``stmt`` (a link of ``chain``) that hold the chain's next link: a with
+    block's body, or the branch of an ``if`` that does."""
+    if stmt._production != "If":
+        return stmt.body
+    following = chain[chain.index(stmt) + 1]
+    return stmt.then if any(s is following for s in stmt.then) else stmt.orelse
+
+
+def _holds_in_branches(stmt, inner) -> bool:
+    """Whether ``stmt`` is ``inner`` or holds it in the branches of its ``if``s (``_branch_chain``'s)."""
+    if stmt is inner:
+        return True
+    return stmt._production == "If" and any(_holds_in_branches(s, inner) for s in stmt.then + stmt.orelse)
 
 
 def _trips_are(start, stop, j: int, first: int, period: int, span) -> list:
