@@ -76,6 +76,17 @@ NOT_SHARED = {
         big = pl.assemble(big, t, [16, 0])
         return big
 """,
+    # the first read after the assemble (test_assemble_completeness' wording case until then)
+    "the_first_read_after_the_assemble": """        t = pl.create_tensor([16, 16], dtype=pl.FP32)
+        t = self.step(x, t)
+        o = t
+        if c > 0:
+            t = pl.create_tensor([16, 16], dtype=pl.FP32)
+            t = self.step(y, t)
+        big = pl.assemble(big, t, [0, 0])
+        y = self.bump(o, y)
+        return big
+""",
     # the first create read through a view after the if (on the branch's path, after the second)
     "a_view_of_the_first_read_after_the_if": """        t = pl.create_tensor([16, 16], dtype=pl.FP32)
         t = self.step(x, t)
