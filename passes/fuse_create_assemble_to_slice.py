@@ -70,7 +70,11 @@ class FuseCreateAssembleToSlice(Pass):
     branch checked on its own). A source placed only where an assemble runs (``fuse_across``' ``if``)
     and assembled again into the same rows is a view there only: the second assemble, where it
     may run on no path of that ``if``'s condition, is checked as a placement of its own and the
-    ``if`` widened to make the view where either runs (``place_again``); an assemble of a placed
+    ``if`` widened to make the view where either runs (``place_again``). Through a ``pl.parallel``
+    loop, whose iterations are unordered, only where nothing in the loop writes the source or the
+    rows but the assembles themselves: each iteration copies the same value into the same rows,
+    so they hold it from the first assemble on whichever iteration runs first, as the view does
+    (``check_parallel_loops_copy_alike``; a write there is a user error naming it). An assemble of a placed
     source into other rows or another buffer is a user error naming the first. The placement must be invisible: from the source's creation to the assemble, the rows it takes
     in ``target`` are neither written (their old content would be lost, or a host write would
     land before the assembled rows instead of under them; an assemble of another source there is
@@ -133,7 +137,12 @@ class FuseCreateAssembleToSlice(Pass):
     copy on the paths where it is the view; where it may run on another path (the view there
     another create's) it is a user error, never a widened guard. Other sets (a choice made by a
     loop's counter or a ``pl.parallel`` loop, a condition not known at a create, a create made in
-    a branch, the pairs above that fail a condition) stay refused, the message saying why.
+    a loop before the assemble, the pairs above that fail a condition) stay refused, the message
+    saying why. A create made in a branch of an ``if`` before the assemble (ifs nested in it too,
+    no loop: ``_find_create_in_branch``) is made only on the paths through that branch, where its
+    conditions hold: it becomes the view where its paths' other conditions and ``route``'s do
+    (the view itself when none is left), its own buffer elsewhere, and is checked from its
+    creation on (the rest of its branch, then the block up to the assemble) as any other.
     Afterwards no ``AssembleTensor`` is left, and every read observes what it observed with the
     copy. What reads which rows is ``assembled_rows``' analysis; this pass rewrites by it and
     refuses what it cannot prove invisible.
@@ -714,8 +723,9 @@ class FuseCreateAssembleToSlice(Pass):
         an enclosing one, or a ``with`` block before the assemble (in its block or an enclosing
         one: names escape a scope), the rule of docs/semantics.md's assemble placement. The blocks
         from the create's down to the assemble's are ``with`` blocks (each runs once), ``if``s and
-        sequential ``pl.range`` loops (a positive constant step) whose conditions (a loop's: its
-        start below its stop) are known at the create: the create becomes an ``if`` over their
+        ``pl.range`` or ``pl.parallel`` loops (a positive constant step; a ``pl.parallel`` one
+        writing neither the source nor the rows: ``check_parallel_loops_copy_alike``) whose
+        conditions (a loop's: its start below its stop) are known at the create: the create becomes an ``if`` over their
         conjunction that yields the slice of the target when the assemble will run, a fresh
         buffer of its own otherwise. Checked as in the block: between the create and the
         assemble nothing touches the rows (in a loop, the body after the assemble comes before
@@ -736,6 +746,8 @@ class FuseCreateAssembleToSlice(Pass):
         target = value.target.name
         levels = self.levels_to(stmts, at)
         found = _find_create(levels, src)
+        if found is None and choice is not None:
+            found = _find_create_in_branch(levels, src)
         if found is None:
             raise UserError(
                 f"pl.assemble needs a source made by pl.create_tensor; '{_base(src)}' is not",
@@ -766,6 +778,7 @@ class FuseCreateAssembleToSlice(Pass):
         self.check_across(stmts, at, levels, k, p, chain, loops, placed)
         paths = [tuple(conds)] if choice is None else [(*conds, *path) for path in choice]
         if choice is not None:
+            paths = _without_branch_conditions(paths, chain)
             guard, in_then = _guard_of(paths)
         return _Across(block, p, chain, base, placed, guard, in_then, paths, choice is not None)
 
@@ -795,7 +808,8 @@ class FuseCreateAssembleToSlice(Pass):
         the assemble choose which one it takes (its source an ``if``'s result, through copies and
         tasks' results, whose branches each yield one create's whole buffer or such a result of
         an ``if`` in the branch) and each condition on the paths to a create is known where that create is made,
-        in a block around the assemble: the paths part by those conditions, so each create can
+        in a block around the assemble or in a branch of an ``if`` before it (whose conditions then
+        hold there: ``_without_branch_conditions``): the paths part by those conditions, so each create can
         be the view of the target's rows exactly where the assemble will take it (and runs:
         ``route``) and its own buffer elsewhere; no run makes two of them views of the rows. Each
         is checked as a single create placed by ``fuse_across`` (its rows unused from its creation
@@ -805,7 +819,7 @@ class FuseCreateAssembleToSlice(Pass):
         bounds), and a create that no path takes is left its own buffer. The index of the
         rewritten assemble; None, the reason in ``unchosen``, when the choice is not made so (a
         loop's counter or a ``pl.parallel`` loop, a condition not known at a create, a create not
-        in a block around the assemble)."""
+        in a block around the assemble nor in a branch of an ``if`` before it: in a loop there)."""
         let = stmts[at]
         levels = self.levels_to(stmts, at)
         scopes = [(frame.stmts, frame.at) for frame in levels]
@@ -819,9 +833,12 @@ class FuseCreateAssembleToSlice(Pass):
             why = "the ifs before it choose among other buffers too"
         plans = []
         for root in sorted(choice) if why is None else ():
-            found = _find_create(levels, root)
+            found = _find_create(levels, root) or _find_create_in_branch(levels, root)
             if found is None:
-                why = f"'{_base(root)}' is not made in a block around the assemble"
+                loop = _loop_around_create(self.func.body, root)
+                why = (f"'{_base(root)}' is made in the loop of line {_line(loop)}, a buffer of its own in each "
+                       "iteration, and the assemble takes the last one made" if loop is not None else
+                       f"'{_base(root)}' is not made in a block around the assemble, nor in a branch of an if before it")
                 break
             k, p, chain = found
             missing = scalar_names([c for path in choice[root] for c in path]) - self.available_at(levels, k, p, chain)
@@ -1009,22 +1026,20 @@ class FuseCreateAssembleToSlice(Pass):
     def route(self, levels: list, k: int, let, target: str, src: str) -> tuple[list, list]:
         """(the conditions for the assemble at the end of ``levels`` to run, one per ``if`` branch
         and loop of a bound not known to run, from the create's block ``k`` down; the levels of
-        the loops around it). A ``pl.while_`` or ``pl.parallel`` loop, or one whose step is not a
-        positive constant, between the two is a user error: whether or in which order it
-        assembles is not known at the create."""
+        the loops around it, ``pl.parallel`` ones too: ``check_parallel_loops_copy_alike``). A
+        ``pl.while_`` loop, or one whose step is not a positive constant, between the two is a
+        user error: whether it assembles is not known at the create."""
         conds, loops = [], []
         for m in range(k, len(levels) - 1):
             frame = levels[m]
             stmt, kind = frame.stmt, frame.stmt._production
             if kind == "If":
                 conds.append(stmt.cond if frame.field == "then" else S.Un(_NOT, stmt.cond, span=stmt.cond.span))
-            elif kind == "While" or (kind == "For" and (stmt.kind is not _SEQ or stmt.step._production != "Int"
-                                                        or stmt.step.value <= 0)):
+            elif kind == "While" or (kind == "For" and (stmt.step._production != "Int" or stmt.step.value <= 0)):
                 what = "pl.while_ loop" if kind == "While" else "pl.parallel loop" if stmt.kind is not _SEQ else "loop"
                 self.refuse_across(let, target, src, what, (
                     f"whether a pl.while_ loop runs the assemble is not known where '{_base(src)}' is created"
-                    if kind == "While" else "the iterations of a pl.parallel loop are not ordered: none is known to "
-                    "assemble first" if stmt.kind is not _SEQ else
+                    if kind == "While" else
                     f"its step is not a positive constant: whether it runs is not known where '{_base(src)}' is created"))
             elif kind == "For":
                 start, stop = stmt.start, stmt.stop
@@ -1048,7 +1063,7 @@ class FuseCreateAssembleToSlice(Pass):
         else:
             available = _Available(_BoundBefore(self.defined_before, frame.start), index.bound, self.moved, src)
         for stmt in chain[:-1]:
-            inner = stmt.body
+            inner = _link_body(stmt, chain)
             for before in inner[: _position(inner, chain, stmt)]:
                 for b in visible_binders(before):
                     available.add(b.name)
@@ -1068,7 +1083,7 @@ class FuseCreateAssembleToSlice(Pass):
         loop = loops[0] if loops else None  # (the outermost: its body runs again after the assemble)
         between, again = [], []
         for stmt in reversed(chain[:-1]):
-            inner = stmt.body
+            inner = _link_body(stmt, chain)
             between += inner[_position(inner, chain, stmt) + 1:]
         block = levels[k].stmts
         between += block[p + 1 : levels[k].at]
@@ -1079,6 +1094,7 @@ class FuseCreateAssembleToSlice(Pass):
                 again += inner[pos + 1:]
         src = create.var.name
         aliases = self.source_aliases(src)
+        self.check_parallel_loops_copy_alike(levels, loops, let, aliases, placed.rows)
         after = self.uses_after(levels, k, loops, aliases)
         if after:
             # (in a loop the next iteration's assemble follows this one's writes of the source)
@@ -1088,6 +1104,82 @@ class FuseCreateAssembleToSlice(Pass):
         if again:  # (after an assemble the rows hold the source: a read sees it until one is written)
             self.check_placement_invisible(again, value, create, let, placed.rows, self.writes_any(again, aliases))
         self.check_fill_overwritten(between, create, let, target)
+
+    def check_parallel_loops_copy_alike(self, levels: list, loops: list, let, aliases: set[str], rows) -> None:
+        """``check_across``' check of each ``pl.parallel`` loop among ``loops`` (the levels of the
+        loops between the source's create and the assemble ``let`` at the end of ``levels``). Its
+        iterations are declared independent, so none is known to assemble first; the placement
+        (the source a view of ``rows`` from its creation on, where the loop runs) is invisible when
+        every iteration's assemble copies the same value into the same rows: nothing in the loop's
+        body writes the source (a name of ``aliases``: a task's ``Out`` or ``InOut`` argument, a
+        host element write) or ``rows`` (the same, through a name stored there, or an assemble of
+        another source into them). Then, in the program run in order, the rows hold the source
+        from the first iteration's assemble to the loop's end whichever iteration that is, as the
+        view does; what the first iteration does before its assemble (the rows untouched) and
+        after the loop (reads that see the copy) is checked as for a ``pl.range`` loop. Else a
+        user error: a write there and another iteration's assemble are unordered, so what the
+        rows hold depends on an order the loop declares irrelevant, and no view can stand for
+        every order (the runtime cannot copy)."""
+        for m in loops:
+            loop = levels[m].stmt
+            if loop._production != "For" or loop.kind is _SEQ:
+                continue
+            body = levels[m + 1].analysed
+            what = self.parallel_write(body, aliases, rows)
+            if what is None:
+                continue
+            src, target = _base(let.value.source.name), _base(let.value.target.name)
+            raise UserError(
+                f"pl.assemble cannot make '{src}' a view of '{target}' (the runtime cannot copy): the pl.parallel loop "
+                f"of line {_line(loop)} around the assemble {what}; its iterations are not ordered, so that write and "
+                f"another iteration's assemble may come in either order, and the rows the assemble fills would hold "
+                f"a value that depends on it",
+                let.span,
+                hint=f"create '{src}' inside the pl.parallel loop (each iteration assembles a source of its own), or "
+                f"use pl.range to order the iterations, or assemble '{src}' once outside the loop",
+            )
+
+    def parallel_write(self, body, aliases: set[str], rows) -> str | None:
+        """What in ``body`` (a ``pl.parallel`` loop's, bodies included) writes the source (a name of
+        ``aliases``) or ``rows`` (``check_placement_invisible``'s, a source placed there counting as
+        them), said for a message ("writes 't' (task k, line 3)"); None when nothing does."""
+        row_roots = {r for r, _ in rows}
+
+        def in_rows(places) -> bool:
+            for root, region in self.storage(places):
+                if root in row_roots and any(root == r and overlaps(region, placed) for r, placed in rows):
+                    return True
+            return False
+
+        def stored_in_rows(expr) -> bool:
+            return expr._production == "Var" and in_rows(self.places.get(expr.name, ()))
+
+        for stmt in iter_stmts(body):
+            kind = stmt._production
+            if kind == "Task":
+                for arg in _written(stmt, self.kernels[stmt.kernel]):
+                    if arg.name in aliases:
+                        return f"writes '{_base(arg.name)}' (task {stmt.kernel}, line {_line(stmt)})"
+                    if stored_in_rows(arg):
+                        return f"writes the rows it fills (task {stmt.kernel}, line {_line(stmt)})"
+            elif kind == "Let" and stmt.value._production == "AssembleTensor":
+                value = stmt.value
+                if value.source._production == "Var" and value.source.name in aliases:
+                    continue  # (the same source: into the same rows, it becomes nothing; else ``placed_elsewhere``)
+                created = self.creates.get(self.roots.get(value.source.name, value.source.name))
+                target = self.places.get(value.target.name, ()) if value.target._production == "Var" else ()
+                filled = assembled_rows(target, created.shape, value.offset) if created is not None else target
+                if in_rows(filled):
+                    return f"assembles another source into the rows it fills (line {_line(stmt)})"
+            elif host_target(stmt) is not None:
+                tensor, write = host_target(stmt)
+                if not write or tensor._production != "Var":
+                    continue
+                if tensor.name in aliases:
+                    return f"writes '{_base(tensor.name)}' (the host, line {_line(stmt)})"
+                if in_rows(element_places(stmt, self.places, self.roots)):
+                    return f"writes the rows it fills (the host, line {_line(stmt)})"
+        return None
 
     def place_again(self, stmts: list, at: int, src: str) -> int:
         """Rewrite the assemble at ``stmts[at]`` of ``src`` into the rows ``src`` is already
@@ -1157,6 +1249,8 @@ class FuseCreateAssembleToSlice(Pass):
         ``new``; a rewritten body stands for the body as analysed (``with_create``'s)."""
         if stmt is old:
             return new
+        if stmt._production == "If":
+            return self.swap_in_branch(stmt, old, new)
         body = stmt.body
         pos = next(j for j, s in enumerate(body) if _holds(s, old))
         new_body = body[:pos] + (self.swap_create(body[pos], old, new),) + body[pos + 1:]
@@ -1165,6 +1259,23 @@ class FuseCreateAssembleToSlice(Pass):
         self.was[id(out)] = self.was.get(id(stmt), stmt)
         self.kept_bodies += [new_body, out]
         return out
+
+    def swap_in_branch(self, stmt, old, new):
+        """``swap_create`` of an ``if`` (a link of a chain ``_find_create_in_branch`` found): ``stmt``
+        with ``old`` (in a branch, or the ifs in it) replaced by ``new``; the rewritten branch
+        stands for the branch as analysed."""
+        for field in ("then", "orelse"):
+            body = getattr(stmt, field)
+            pos = next((j for j, s in enumerate(body) if _holds_in_branches(s, old)), None)
+            if pos is None:
+                continue
+            new_body = body[:pos] + (self.swap_create(body[pos], old, new),) + body[pos + 1:]
+            self.analysed[id(new_body)] = self.analysed.get(id(body), body)
+            out = stmt.replace(**{field: new_body})
+            self.was[id(out)] = self.was.get(id(stmt), stmt)
+            self.kept_bodies += [new_body, out]
+            return out
+        raise InternalError("a chosen create is in neither branch of the if that holds it", pass_name=self.name, node=stmt)
 
     def uses_after(self, levels: list, k: int, loops: list, aliases: set[str]) -> dict[str, int]:
         """The live uses of each name of ``aliases`` after the assemble at the end of ``levels``
@@ -1809,6 +1920,81 @@ def _find_create(levels: list, src: str) -> tuple | None:
             if chain is not None:
                 return k, p, chain
     return None
+
+
+def _find_create_in_branch(levels: list, src: str) -> tuple | None:
+    """``_find_create``'s ``(k, p, chain)`` for a create of ``src`` made in a branch of an ``if`` (or
+    of ifs nested in one) that stands before the assemble in the block of ``levels[k]`` at ``p``:
+    ``chain`` the ifs from ``block[p]`` down, then the create (``_link_body`` tells an if's branch
+    on the way). No loop is on that way: a create in a loop may be made several times before the
+    assemble. None when no such if makes it."""
+    for k in range(len(levels) - 1, -1, -1):
+        block, q = levels[k].stmts, levels[k].at
+        for p in range(q - 1, -1, -1):
+            if block[p]._production == "If":
+                chain = _branch_chain(block[p], src)
+                if chain is not None:
+                    return k, p, chain
+    return None
+
+
+def _branch_chain(stmt, src: str) -> list | None:
+    """``_create_chain`` through the branches of ``if``s (not with blocks: a create in a with block in
+    a branch is not looked for)."""
+    kind = stmt._production
+    if kind == "Let":
+        return [stmt] if stmt.var.name == src and stmt.value._production == "CreateTensor" else None
+    if kind != "If":
+        return None
+    for inner in stmt.then + stmt.orelse:
+        chain = _branch_chain(inner, src)
+        if chain is not None:
+            return [stmt, *chain]
+    return None
+
+
+def _without_branch_conditions(paths: list, chain: list) -> list:
+    """``paths`` without the conditions that hold where the create at the end of ``chain`` is made:
+    those of the branches of the ``if``s on its way (``_find_create_in_branch``'s), an ``if``'s
+    condition in its ``then`` branch, its negation in its ``else`` branch."""
+    held = []
+    for stmt in chain[:-1]:
+        if stmt._production == "If":
+            in_then = _link_body(stmt, chain) is stmt.then
+            held.append(stmt.cond if in_then else S.Un(_NOT, stmt.cond, span=stmt.cond.span))
+    if not held:
+        return paths
+    return [tuple(c for c in path if c not in held) for path in paths]
+
+
+def _loop_around_create(stmts, src: str, loop=None):
+    """The innermost ``pl.range``, ``pl.parallel`` or ``pl.while_`` loop in ``stmts`` around the
+    create of ``src`` (``loop`` when the create is in ``stmts`` themselves); None when none is."""
+    for stmt in stmts:
+        kind = stmt._production
+        if kind == "Let" and stmt.var.name == src and stmt.value._production == "CreateTensor":
+            return loop
+        for field in BODY_FIELDS.get(kind, ()):
+            found = _loop_around_create(getattr(stmt, field), src, stmt if kind in ("For", "While") else loop)
+            if found is not None:
+                return found
+    return None
+
+
+def _link_body(stmt, chain: list):
+    """The statements of ``stmt`` (a link of ``chain``) that hold the chain's next link: a with
+    block's body, or the branch of an ``if`` that does."""
+    if stmt._production != "If":
+        return stmt.body
+    following = chain[chain.index(stmt) + 1]
+    return stmt.then if any(s is following for s in stmt.then) else stmt.orelse
+
+
+def _holds_in_branches(stmt, inner) -> bool:
+    """Whether ``stmt`` is ``inner`` or holds it in the branches of its ``if``s (``_branch_chain``'s)."""
+    if stmt is inner:
+        return True
+    return stmt._production == "If" and any(_holds_in_branches(s, inner) for s in stmt.then + stmt.orelse)
 
 
 def _trips_are(start, stop, j: int, first: int, period: int, span) -> list:

@@ -320,11 +320,12 @@ def test_a_near_miss_stays_refused(name):
 # (e) the wording of a source that may be several buffers: each named by its definition and
 # line, and why one placement cannot serve them (both creates: one view of the rows only)
 SEVERAL = {
-    # (the first create read after the second is made: the two values are needed at once)
+    # (the first create read after the second is made, the second made in a loop: one buffer per iteration; made in an if instead, each is the view
+    # where the assemble takes it: tests/test_assemble_create_in_a_branch.py)
     "e_two_creates_of_one_name": ("""        t = pl.create_tensor([16, 16], dtype=pl.FP32)
         t = self.step(x, t)
         o = t
-        if c > 0:
+        for i in pl.range(n):
             t = pl.create_tensor([16, 16], dtype=pl.FP32)
             t = self.step(y, t)
         big = pl.assemble(big, t, [0, 0])
@@ -333,9 +334,7 @@ SEVERAL = {
 """, 7, "pl.assemble needs a source made by pl.create_tensor, the same one on every path; 't' may be 't' "
         f"(the pl.create_tensor of line {LINE + 1}) or 't' (the pl.create_tensor of line {LINE + 5}) here: each "
         "create is a buffer of its own, and a source is made a view of the rows of 'big' from its creation on; "
-        "a create before an if that a branch replaces by a second shares the rows only where the second is "
-        f"overwritten before it is read and nothing reads the first from then on, but 't' (line {LINE + 1}) may "
-        f"still be read after 't' (line {LINE + 5}) is made (through 'o')"),
+        "two of them may both be made in one run"),
     "e_a_parameter_or_a_create": ("""        t = x
         if c > 0:
             t = pl.create_tensor([16, 16], dtype=pl.FP32)

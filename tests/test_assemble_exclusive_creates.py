@@ -16,11 +16,12 @@ rows alone, a fill overwritten on each path, the uses after the assemble seeing 
   before the second is made stays, ordered before the second's writer.
 
 Creates that one run may both make while both values are needed (the first read after the second
-is made, through a copy or a view) stay refused, the message saying so (two creates made before
-the ``if``s that choose between them: tests/test_assemble_chosen_creates.py); so do pairs the compiler
-does not prove (a second create never written in its branch, creates in a manual scope, creates
-on exclusive branches that differ), and a pair whose placement a check refuses (that check's own
-message).
+is made, through a copy or a view), and pairs the compiler does not prove (a second create never
+written in its branch, creates in a manual scope, creates on exclusive branches that differ), are
+not shared: where ``if``s choose which one the assemble takes, each is the view where it is taken
+(two creates made before those ``if``s: tests/test_assemble_chosen_creates.py; one made in a
+branch: tests/test_assemble_create_in_a_branch.py, which holds those pairs). A pair whose
+placement a check refuses stays refused (that check's own message).
 
 Each program that compiles is checked on its values for the scalars that take either branch
 (``tools/properties.check_text``: every stage interpreted, no hazard, every read observing what it
@@ -164,94 +165,6 @@ MADE_ON = "each create is a buffer of its own, and a source is made a view of th
 
 # body -> (the line of the error in the body, the start of its message)
 REFUSED = {
-    # the first create read (through a copy) after the second is made, in the branch
-    "the_first_read_after_the_second_is_made": ("""        t = pl.create_tensor([16, 16], dtype=pl.FP32)
-        t = self.step(x, t)
-        o = t
-        if c > 0:
-            t = pl.create_tensor([16, 16], dtype=pl.FP32)
-            t = self.step(y, t)
-            y = self.bump(o, y)
-        big = pl.assemble(big, t, [16, 0])
-        return big
-""", 8, SEVERAL + f"'t' may be 't' (the pl.create_tensor of line {LINE + 1}) or 't' (the pl.create_tensor of line "
-        f"{LINE + 5}) here: " + MADE_ON + REPLACED + f"'t' (line {LINE + 1}) may still be read after 't' (line "
-        f"{LINE + 5}) is made (through 'o')"),
-    # the first create read through a view after the if (on the branch's path, after the second)
-    "a_view_of_the_first_read_after_the_if": ("""        t = pl.create_tensor([16, 16], dtype=pl.FP32)
-        t = self.step(x, t)
-        v = pl.tensor.slice(t, [8, 16], [0, 0])
-        if c > 0:
-            t = pl.create_tensor([16, 16], dtype=pl.FP32)
-            t = self.step(y, t)
-        big = pl.assemble(big, t, [16, 0])
-        e = pl.tensor.read(v, [1, 1])
-        pl.tensor.write(y, [0, 0], e)
-        return big
-""", 7, SEVERAL + f"'t' may be 't' (the pl.create_tensor of line {LINE + 1}) or 't' (the pl.create_tensor of line "
-        f"{LINE + 5}) here: " + MADE_ON + REPLACED + f"'t' (line {LINE + 1}) may still be read after 't' (line "
-        f"{LINE + 5}) is made (through 'v')"),
-    # the first passed on by the other branch: after the if, 'o' is the first on the branch's path
-    # too (the if's result for it yields the old name there)
-    "the_first_passed_on_through_the_other_branch": ("""        t = pl.create_tensor([16, 16], dtype=pl.FP32)
-        t = self.step(x, t)
-        o = t
-        if c > 0:
-            t = pl.create_tensor([16, 16], dtype=pl.FP32)
-            t = self.step(y, t)
-        else:
-            o = x
-        big = pl.assemble(big, t, [16, 0])
-        y = self.bump(o, y)
-        return big
-""", 9, SEVERAL + f"'t' may be 't' (the pl.create_tensor of line {LINE + 1}) or 't' (the pl.create_tensor of line "
-        f"{LINE + 5}) here: " + MADE_ON + REPLACED + f"'t' (line {LINE + 1}) may still be read after 't' (line "
-        f"{LINE + 5}) is made (through 'o')"),
-    # the second written from the first: one buffer, the task would read the bytes it writes
-    "the_second_written_from_the_first": ("""        t = pl.create_tensor([16, 16], dtype=pl.FP32)
-        t = self.step(x, t)
-        if c > 0:
-            o = t
-            t = pl.create_tensor([16, 16], dtype=pl.FP32)
-            t = self.step(o, t)
-        big = pl.assemble(big, t, [16, 0])
-        return big
-""", 7, SEVERAL + f"'t' may be 't' (the pl.create_tensor of line {LINE + 1}) or 't' (the pl.create_tensor of line "
-        f"{LINE + 5}) here: " + MADE_ON + REPLACED + f"'t' (line {LINE + 1}) may still be read after 't' (line "
-        f"{LINE + 5}) is made (through 'o')"),
-    # not proven: the second create is never written in its branch (as a copy of the first it
-    # would hold the first one's rows where the program as written holds undefined ones)
-    "a_second_create_never_written": ("""        t = pl.create_tensor([16, 16], dtype=pl.FP32)
-        t = self.step(x, t)
-        if c > 0:
-            t = pl.create_tensor([16, 16], dtype=pl.FP32)
-        big = pl.assemble(big, t, [16, 0])
-        return big
-""", 5, SEVERAL + f"'t' may be 't' (the pl.create_tensor of line {LINE + 1}) or 't' (the pl.create_tensor of line "
-        f"{LINE + 4}) here: " + MADE_ON + REPLACED + f"'t' (line {LINE + 4}) is not overwritten by a task's Out "
-        "argument in its branch before anything reads it"),
-    # not proven: in a manual scope the user's deps= order the accesses, not knowing the buffers shared
-    "in_a_manual_scope": ("""        with pl.manual_scope():
-            t = pl.create_tensor([16, 16], dtype=pl.FP32)
-            t = self.step(x, t)
-            if c > 0:
-                t = pl.create_tensor([16, 16], dtype=pl.FP32)
-                t = self.step(y, t)
-            big = pl.assemble(big, t, [16, 0])
-        return big
-""", 7, SEVERAL + f"'t' may be 't' (the pl.create_tensor of line {LINE + 2}) or 't' (the pl.create_tensor of line "
-        f"{LINE + 5}) here: " + MADE_ON + REPLACED + f"'t' (line {LINE + 5}) is made in or around a manual scope"),
-    # exclusive branches, but one create is filled and the other not: no one buffer is both
-    "exclusive_but_different_fills": ("""        if c > 0:
-            t = pl.create_tensor([16, 16], dtype=pl.FP32, init_value=1.0)
-            t = self.step(x, t)
-        else:
-            t = pl.create_tensor([16, 16], dtype=pl.FP32)
-            t = self.step(y, t)
-        big = pl.assemble(big, t, [0, 0])
-        return big
-""", 7, SEVERAL + f"'t' may be 't' (the pl.create_tensor of line {LINE + 2}) or 't' (the pl.create_tensor of line "
-        f"{LINE + 5}) here: " + MADE_ON + "they are made in the two branches of an if, but differ in shape, dtype or fill"),
     # shared, then placed: a branch reads the rows between its create and the assemble, which as a
     # view would see the source there
     "a_branch_reads_the_rows_after_its_create": ("""        if c > 0:

@@ -7,7 +7,7 @@ path where the assemble runs: through ``with`` blocks the create becomes the vie
 ``if`` over that condition (the loop's start below its stop) yielding the view when the assemble
 will run and a fresh buffer otherwise. The uses of the source after its assemble may follow the
 ``with`` blocks around it. Where the path is not known at the create (a condition read after it,
-two conditions, a ``pl.parallel`` or ``pl.while_`` loop), or a use after the assemble follows an
+two conditions, a ``pl.while_`` loop; a ``pl.parallel`` one: test_assemble_in_parallel_loops), or a use after the assemble follows an
 ``if`` or a loop around it, the program is refused, located at the assemble.
 
 Each program that compiles is checked on its values for the scalars that take and skip the
@@ -136,11 +136,6 @@ REFUSED = {
         return big
 """, 5, "pl.assemble cannot make 'p' a view of 'big' (the runtime cannot copy): 'p' is created outside the if "
         "around the assemble, and whether the assemble runs is decided by 'k'"),
-    "parallel_loop": (MADE + """        for i in pl.parallel(n):
-            big = pl.assemble(big, p, [16, 0])
-        return big
-""", 4, "pl.assemble cannot make 'p' a view of 'big' (the runtime cannot copy): 'p' is created outside the "
-        "pl.parallel loop around the assemble, and the iterations of a pl.parallel loop are not ordered"),
     # a use of the source after the loop around its assemble, which the loop's body writes after it
     "write_in_the_loop_read_after_it": (MADE + """        for i in pl.range(n):
             big = pl.assemble(big, p, [16, 0])
