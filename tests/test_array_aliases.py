@@ -134,6 +134,15 @@ REFUSED = {
             tids[0] = second
             z, u = pl.submit(self.step, x, z, deps=[res[0]])
 ''', "23:53", _read_after_write("res", "tids", 22)),
+    # the guard is a constant, true in the second copy of the body
+    "write_in_a_branch_a_constant_guard_takes_in_one_copy": ('''\
+            old = tids
+            for i in pl.unroll(2):
+                if i == 1:
+                    tids[0] = second
+            y, t = pl.submit(self.step, x, y, deps=[old[0]])
+            z, u = pl.submit(self.step, x, z, deps=[tids[0]])
+''', "23:53", _read_after_write("old", "tids", 22)),
     # the inner loop's carry is the outer tids again on the outer loop's next iteration: the C++
     # then ordered task 4 after task 2's write of slot 0 only, not after task 2 itself
     "init_value_inside_an_enclosing_loop": ('''\
@@ -248,6 +257,46 @@ ACCEPTED = {
                 res = pl.yield_(tids)
             z, u = pl.submit(self.step, x, z, deps=[res[0], second])
 ''', ["2"], {20: [2], 23: [1, 3]}),
+    # a branch that no run takes (its guard a constant of pl.unroll's copies) writes, binds and
+    # reads nothing: each refused on 41ebca4
+    "write_in_a_branch_a_constant_guard_skips": ('''\
+            old = tids
+            for i in pl.unroll(2):
+                if i == 5:
+                    tids[0] = second
+            y, t = pl.submit(self.step, x, y, deps=[old[0]])
+            z, u = pl.submit(self.step, x, z, deps=[tids[0], second])
+''', ["1"], {23: [0], 24: [0, 1]}),
+    "write_in_an_else_a_constant_guard_skips": ('''\
+            old = tids
+            for i in pl.unroll(2):
+                if i < 5:
+                    p = old[0]
+                else:
+                    tids[0] = second
+            y, t = pl.submit(self.step, x, y, deps=[old[0]])
+            z, u = pl.submit(self.step, x, z, deps=[tids[0], second])
+''', ["1"], {25: [0], 26: [0, 1]}),
+    "second_name_given_in_a_branch_a_constant_guard_skips": ('''\
+            old = pl.array.create(2, pl.TASK_ID)
+            old[0] = first
+            for i in pl.unroll(2):
+                if i == 5:
+                    old = tids
+            tids[0] = second
+            y, t = pl.submit(self.step, x, y, deps=[old[0]])
+            z, u = pl.submit(self.step, x, z, deps=[tids[0]])
+''', ["1"], {25: [0], 26: [1]}),
+    "write_in_a_skipped_branch_of_a_loop_reading_the_second_name": ('''\
+            old = tids
+            for j in pl.range(c):
+                for i in pl.unroll(2):
+                    if i == 5:
+                        tids[0] = second
+                y, t = pl.submit(self.step, x, y, deps=[old[0]])
+                old[0] = t
+            z, u = pl.submit(self.step, x, z, deps=[old[0], second])
+''', ["3"], {24: [3], 26: [1, 4]}),
     "init_value_inside_an_enclosing_loop_bound_again_after": ('''\
             for j in pl.range(2):
                 for i, (acc,) in pl.range(1, init_values=(tids,)):

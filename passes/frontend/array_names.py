@@ -73,6 +73,7 @@ class ArrayNames:
         self.stale: dict[Any, Write] = {}
         self.names: dict[Any, str] = {}
         self.loops: list[_Loop] = []
+        self.skipping = 0  # branches around the statements being read that no run takes (a constant guard)
 
     # -- events ---------------------------------------------------------------------------------
 
@@ -80,7 +81,7 @@ class ArrayNames:
               fresh: bool = False) -> None:
         """``receiver`` (just bound) names the array ``source`` names, and every name sharing it;
         ``fresh``: it holds the array's latest slots, whatever was written since ``source`` was bound."""
-        if source is receiver or source.type._production != _ARRAY:
+        if source is receiver or source.type._production != _ARRAY or self.skipping:
             return
         shares = self.shares
         group = shares.get(source, frozenset()) | {source}
@@ -97,6 +98,8 @@ class ArrayNames:
 
     def forget(self, binding: Any) -> None:
         """``binding``'s name is bound to another array: it shares none and is not stale."""
+        if self.skipping:
+            return
         shares = self.shares
         others = shares.pop(binding, None)
         if others:
@@ -111,6 +114,8 @@ class ArrayNames:
     def wrote(self, binding: Any, name: str, line: int, updated: str | None = None) -> None:
         """A slot of ``binding``'s array was written through ``name`` (``updated``: the version
         the write made ``name`` from, see ``Write``): every other name of it may now read the write."""
+        if self.skipping:
+            return
         self.names[binding] = name
         write = Write(name, line, updated)
         for other in self.shares.get(binding, ()):
@@ -120,6 +125,8 @@ class ArrayNames:
 
     def read(self, binding: Any, name: str, node: ast.AST) -> None:
         """A read of ``name`` (``binding``, an array): refused when stale; noted in the open loops."""
+        if self.skipping:
+            return
         stale = self.stale.get(binding)
         if stale is not None:
             if stale.updated is None:

@@ -300,7 +300,9 @@ def read_if(cx: FunctionContext, stmt: ast.If) -> list[Any]:
     try:
         cx.push()
         cx.unreachable += known is False
+        arrays.skipping += known is False  # (D18: what a branch no run takes reads or writes, no run does)
         then = cx.block(stmt.body)
+        arrays.skipping -= known is False
         cx.unreachable -= known is False
         then_frame = cx.pop()
         if before is not None or arrays.shares or arrays.stale:  # (each branch starts from the state before the if)
@@ -310,7 +312,9 @@ def read_if(cx: FunctionContext, stmt: ast.If) -> list[Any]:
             then_state = None
         cx.push()
         cx.unreachable += known is True
+        arrays.skipping += known is True
         orelse = cx.block(stmt.orelse)
+        arrays.skipping -= known is True
         cx.unreachable -= known is True
         else_frame = cx.pop()
     finally:
