@@ -163,6 +163,26 @@ REFUSED = {
             z, u = pl.submit(self.step, x, z, deps=[second])
 ''', "23:17", "'old' and 'tids' are made names of one array in the loop at line 20, which writes a slot through "
               "'tids' at line 21"),
+    "second_name_made_in_a_loop_that_writes_through_it_and_reads_the_first": ('''\
+            old = pl.array.create(2, pl.TASK_ID)
+            for j in pl.range(c):
+                y, t = pl.submit(self.step, x, y, deps=[old[0]])
+                old[0] = t
+                old = tids
+            z, u = pl.submit(self.step, x, z, deps=[tids[0], old[1], second])
+''', "23:17", "'old' and 'tids' are made names of one array in the loop at line 20, which writes a slot through "
+              "'old' at line 22 and reads 'tids' at line 23"),
+    # bound again only on the first iteration's path: the second reads it after the write
+    "second_name_given_in_a_branch_of_a_loop_read_after_the_write": ('''\
+            old = pl.array.create(2, pl.TASK_ID)
+            for j in pl.range(2):
+                if j == 0:
+                    old = tids
+                y, t = pl.submit(self.step, x, y, deps=[old[0]])
+                tids[0] = t
+            z, u = pl.submit(self.step, x, z, deps=[tids[0], second])
+''', "23:57", "'old' is read in the loop at line 20, whose next iteration reads it after the slot write through "
+              "'tids' at line 24"),
     "yield_of_an_array_bound_before_the_loop_written_through_the_carry": ('''\
             other = pl.array.create(2, pl.TASK_ID)
             for i, (acc,) in pl.range(2, init_values=(other,)):
@@ -297,6 +317,24 @@ ACCEPTED = {
                 old[0] = t
             z, u = pl.submit(self.step, x, z, deps=[old[0], second])
 ''', ["3"], {24: [3], 26: [1, 4]}),
+    # names made to share in a loop that writes their array, but nothing reads the other name
+    # before the body binds it again: each refused on 41ebca4
+    "second_name_made_in_a_loop_that_writes_and_reads_the_first_only": ('''\
+            old = pl.array.create(2, pl.TASK_ID)
+            for j in pl.range(c):
+                y, t = pl.submit(self.step, x, y, deps=[tids[0]])
+                tids[0] = t
+                old = tids
+            z, u = pl.submit(self.step, x, z, deps=[old[0], second])
+''', ["3"], {21: [3], 24: [1, 4]}),
+    "second_name_bound_again_before_its_read_in_a_loop_that_writes_the_first": ('''\
+            old = pl.array.create(2, pl.TASK_ID)
+            for j in pl.range(c):
+                old = tids
+                y, t = pl.submit(self.step, x, y, deps=[old[0]])
+                tids[0] = t
+            z, u = pl.submit(self.step, x, z, deps=[tids[0], second])
+''', ["3"], {22: [3], 24: [1, 4]}),
     "init_value_inside_an_enclosing_loop_bound_again_after": ('''\
             for j in pl.range(2):
                 for i, (acc,) in pl.range(1, init_values=(tids,)):

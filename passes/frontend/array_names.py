@@ -51,9 +51,14 @@ class Write(NamedTuple):
 @dataclass
 class _Loop:
     """What the body of one open loop did: the first read of each shared binding, the bindings
-    written through, and the names it made share (the binding given, the one given to, the node)."""
+    written through, the names it made share (the binding given, the one given to, the node), and
+    the bindings it binds again on every path before any read of them (``rebound``: whatever the
+    previous iteration left them, each iteration reads them only as the body binds them).
+    ``branches``: the ``ArrayNames.branches`` of the body's own statements."""
 
     line: int
+    branches: int = 0
+    rebound: set = field(default_factory=set)
     reads: dict[Any, ast.AST] = field(default_factory=dict)
     writes: dict[Any, Write] = field(default_factory=dict)
     shared: list[tuple[Any, Any, ast.AST]] = field(default_factory=list)
@@ -74,6 +79,7 @@ class ArrayNames:
         self.names: dict[Any, str] = {}
         self.loops: list[_Loop] = []
         self.skipping = 0  # branches around the statements being read that no run takes (a constant guard)
+        self.branches = 0  # branches around the statements being read (of an if)
 
     # -- events ---------------------------------------------------------------------------------
 
@@ -100,6 +106,10 @@ class ArrayNames:
         """``binding``'s name is bound to another array: it shares none and is not stale."""
         if self.skipping:
             return
+        if self.loops:
+            loop = self.loops[-1]
+            if loop.branches == self.branches and binding not in loop.reads:
+                loop.rebound.add(binding)
         shares = self.shares
         others = shares.pop(binding, None)
         if others:
@@ -177,7 +187,7 @@ class ArrayNames:
 
     def begin_loop(self, line: int) -> tuple[dict, dict]:
         """A loop body is read next (after its init values); returns the state before it."""
-        self.loops.append(_Loop(line))
+        self.loops.append(_Loop(line, self.branches))
         return self.state()
 
     def end_loop(self, before: tuple[dict, dict], visible: dict, carries: list[tuple[Any, Any, ast.AST]]) -> None:
@@ -186,9 +196,11 @@ class ArrayNames:
         yield's value node. The next iteration would read again what the body read: refused are
 
         - a binding visible after the loop (so the same in the next iteration) read in the body
-          and stale at its end: the next iteration's read comes after the write;
-        - two such bindings made to share in the body while the body writes through one of them:
-          the next iteration's write would reach the other before the body binds it again;
+          and stale at its end, unless the body binds it again before any read: the next
+          iteration's read comes after the write;
+        - two such bindings made to share in the body while the body writes through one name of
+          their array and reads another (not bound again before any read): the next iteration's
+          write would reach what the other reads before the body binds it again;
         - a carry whose yield passes on a binding visible after the loop, or one sharing an array
           with such a binding that the carry did not share at the loop's start, while the body
           writes through the carry and reads that binding: the next iteration's carry would be a
@@ -208,7 +220,7 @@ class ArrayNames:
             return visible.get(self.names.get(binding)) is binding
 
         for binding, node in loop.reads.items():
-            if outside(binding) and binding in self.stale and binding not in before[1]:
+            if outside(binding) and binding in self.stale and binding not in before[1] and binding not in loop.rebound:
                 write = self.stale[binding]
                 name = self.names[binding]
                 raise UserError(
@@ -220,15 +232,21 @@ class ArrayNames:
         for source, receiver, node in loop.shared:
             if not (outside(source) and outside(receiver) and receiver in self.shares.get(source, ())):
                 continue
-            written = {source, receiver} | self.shares.get(source, frozenset())
-            write = next((why for binding, why in loop.writes.items() if binding in written), None)
-            if write is not None:
+            group = {source, receiver} | self.shares.get(source, frozenset())
+            writes = [(binding, why) for binding, why in loop.writes.items() if binding in group]
+            for read, read_node in loop.reads.items():
+                if read not in group or read in loop.rebound:
+                    continue
+                write = next((why for binding, why in writes if binding is not read), None)
+                if write is None:
+                    continue
                 raise UserError(
                     f"'{self.names[receiver]}' and '{self.names[source]}' are made names of one array in the loop at "
-                    f"line {loop.line}, which writes a slot through '{write.name}' at line {write.line}: the loop's "
-                    f"next iteration would write through one name what the other reads",
+                    f"line {loop.line}, which writes a slot through '{write.name}' at line {write.line} and reads "
+                    f"'{self.names[read]}' at line {read_node.lineno}: the loop's next iteration would read through "
+                    f"'{self.names[read]}' what it writes through '{write.name}'",
                     self.span(node),
-                    _hint(self.names[source], write),
+                    _hint(self.names[read], write),
                 )
         for carry, passed, node in carries:
             group = {passed} | self.shares.get(passed, frozenset())

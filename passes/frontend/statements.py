@@ -297,6 +297,7 @@ def read_if(cx: FunctionContext, stmt: ast.If) -> list[Any]:
     cx.enter(stmt)
     arrays = cx.arrays
     before = arrays.state() if arrays.shares or arrays.stale else None
+    arrays.branches += 1
     try:
         cx.push()
         cx.unreachable += known is False
@@ -318,6 +319,7 @@ def read_if(cx: FunctionContext, stmt: ast.If) -> list[Any]:
         cx.unreachable -= known is True
         else_frame = cx.pop()
     finally:
+        arrays.branches -= 1
         cx.leave()
     if then_state is not None:
         arrays.join(then_state)
