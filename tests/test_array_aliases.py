@@ -134,6 +134,15 @@ REFUSED = {
             tids[0] = second
             z, u = pl.submit(self.step, x, z, deps=[res[0]])
 ''', "23:53", _read_after_write("res", "tids", 22)),
+    # the guard is a constant, true in the second copy of the body
+    "write_in_a_branch_a_constant_guard_takes_in_one_copy": ('''\
+            old = tids
+            for i in pl.unroll(2):
+                if i == 1:
+                    tids[0] = second
+            y, t = pl.submit(self.step, x, y, deps=[old[0]])
+            z, u = pl.submit(self.step, x, z, deps=[tids[0]])
+''', "23:53", _read_after_write("old", "tids", 22)),
     # the inner loop's carry is the outer tids again on the outer loop's next iteration: the C++
     # then ordered task 4 after task 2's write of slot 0 only, not after task 2 itself
     "init_value_inside_an_enclosing_loop": ('''\
@@ -154,6 +163,26 @@ REFUSED = {
             z, u = pl.submit(self.step, x, z, deps=[second])
 ''', "23:17", "'old' and 'tids' are made names of one array in the loop at line 20, which writes a slot through "
               "'tids' at line 21"),
+    "second_name_made_in_a_loop_that_writes_through_it_and_reads_the_first": ('''\
+            old = pl.array.create(2, pl.TASK_ID)
+            for j in pl.range(c):
+                y, t = pl.submit(self.step, x, y, deps=[old[0]])
+                old[0] = t
+                old = tids
+            z, u = pl.submit(self.step, x, z, deps=[tids[0], old[1], second])
+''', "23:17", "'old' and 'tids' are made names of one array in the loop at line 20, which writes a slot through "
+              "'old' at line 22 and reads 'tids' at line 23"),
+    # bound again only on the first iteration's path: the second reads it after the write
+    "second_name_given_in_a_branch_of_a_loop_read_after_the_write": ('''\
+            old = pl.array.create(2, pl.TASK_ID)
+            for j in pl.range(2):
+                if j == 0:
+                    old = tids
+                y, t = pl.submit(self.step, x, y, deps=[old[0]])
+                tids[0] = t
+            z, u = pl.submit(self.step, x, z, deps=[tids[0], second])
+''', "23:57", "'old' is read in the loop at line 20, whose next iteration reads it after the slot write through "
+              "'tids' at line 24"),
     "yield_of_an_array_bound_before_the_loop_written_through_the_carry": ('''\
             other = pl.array.create(2, pl.TASK_ID)
             for i, (acc,) in pl.range(2, init_values=(other,)):
@@ -239,6 +268,73 @@ ACCEPTED = {
             y, t = pl.submit(self.step, x, y, deps=[old[0]])
             z, u = pl.submit(self.step, x, z, deps=[tids[0]])
 ''', ["1"], {22: [0], 23: [1]}),
+    # the result is what the last iteration yielded (tids, not stale), whatever the carry acc is at
+    # the body's end (stale after the write through tids); refused on 41ebca4
+    "result_of_a_yield_of_the_init_name_written_in_the_body": ('''\
+            for i, (acc,) in pl.range(c, init_values=(tids,)):
+                y, t = pl.submit(self.step, x, y, deps=[acc[0]])
+                tids[0] = t
+                res = pl.yield_(tids)
+            z, u = pl.submit(self.step, x, z, deps=[res[0], second])
+''', ["2"], {20: [2], 23: [1, 3]}),
+    # a branch that no run takes (its guard a constant of pl.unroll's copies) writes, binds and
+    # reads nothing: each refused on 41ebca4
+    "write_in_a_branch_a_constant_guard_skips": ('''\
+            old = tids
+            for i in pl.unroll(2):
+                if i == 5:
+                    tids[0] = second
+            y, t = pl.submit(self.step, x, y, deps=[old[0]])
+            z, u = pl.submit(self.step, x, z, deps=[tids[0], second])
+''', ["1"], {23: [0], 24: [0, 1]}),
+    "write_in_an_else_a_constant_guard_skips": ('''\
+            old = tids
+            for i in pl.unroll(2):
+                if i < 5:
+                    p = old[0]
+                else:
+                    tids[0] = second
+            y, t = pl.submit(self.step, x, y, deps=[old[0]])
+            z, u = pl.submit(self.step, x, z, deps=[tids[0], second])
+''', ["1"], {25: [0], 26: [0, 1]}),
+    "second_name_given_in_a_branch_a_constant_guard_skips": ('''\
+            old = pl.array.create(2, pl.TASK_ID)
+            old[0] = first
+            for i in pl.unroll(2):
+                if i == 5:
+                    old = tids
+            tids[0] = second
+            y, t = pl.submit(self.step, x, y, deps=[old[0]])
+            z, u = pl.submit(self.step, x, z, deps=[tids[0]])
+''', ["1"], {25: [0], 26: [1]}),
+    "write_in_a_skipped_branch_of_a_loop_reading_the_second_name": ('''\
+            old = tids
+            for j in pl.range(c):
+                for i in pl.unroll(2):
+                    if i == 5:
+                        tids[0] = second
+                y, t = pl.submit(self.step, x, y, deps=[old[0]])
+                old[0] = t
+            z, u = pl.submit(self.step, x, z, deps=[old[0], second])
+''', ["3"], {24: [3], 26: [1, 4]}),
+    # names made to share in a loop that writes their array, but nothing reads the other name
+    # before the body binds it again: each refused on 41ebca4
+    "second_name_made_in_a_loop_that_writes_and_reads_the_first_only": ('''\
+            old = pl.array.create(2, pl.TASK_ID)
+            for j in pl.range(c):
+                y, t = pl.submit(self.step, x, y, deps=[tids[0]])
+                tids[0] = t
+                old = tids
+            z, u = pl.submit(self.step, x, z, deps=[old[0], second])
+''', ["3"], {21: [3], 24: [1, 4]}),
+    "second_name_bound_again_before_its_read_in_a_loop_that_writes_the_first": ('''\
+            old = pl.array.create(2, pl.TASK_ID)
+            for j in pl.range(c):
+                old = tids
+                y, t = pl.submit(self.step, x, y, deps=[old[0]])
+                tids[0] = t
+            z, u = pl.submit(self.step, x, z, deps=[tids[0], second])
+''', ["3"], {22: [3], 24: [1, 4]}),
     "init_value_inside_an_enclosing_loop_bound_again_after": ('''\
             for j in pl.range(2):
                 for i, (acc,) in pl.range(1, init_values=(tids,)):
@@ -292,3 +388,160 @@ def test_an_if_result_given_in_both_branches_depends_on_the_branch_taken(tmp_pat
         assert result.returncode == 0, result.stdout + result.stderr
         seen[value] = [e["deps"] for e in json.loads(trace.read_text())["events"] if e.get("line") == 25][0]
     assert 1 not in seen["1"] and 1 in seen["0"], seen
+
+
+# The existing compiler's printed IR names an array's versions itself:
+# ``arr__ssa_v2 = pl.array.update_element(arr__ssa_v1, i, v)``. The C++ keeps one storage for an
+# array and its updated versions (``arr[0] = t2;``), so a read of ``arr__ssa_v1`` after the update
+# sees ``t2`` there while the passes and the interpreter read ``t1``: the same rule holds. Each
+# program starts with ``PRINTED_HEAD`` (lines 1-15): task 0 (line 13) writes ``y`` and its TaskId
+# ``t1`` goes in slot 0 of ``arr__ssa_v1`` (line 14); task 1 (line 15) writes ``z``. The body starts
+# at line 16. Every program of ``PRINTED_REFUSED`` compiled before (the first, on 41ebca4: a trace
+# mismatch, task 2 after task 1 in the C++ but after task 0 in the interpreter).
+PRINTED_HEAD = '''# pypto.program: Versions
+import pypto.language as pl
+
+@pl.program
+class Versions:
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def step(src: pl.Tensor[[16, 16], pl.FP32], dst: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return dst
+    @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+    def run(self, x: pl.Tensor[[16, 16], pl.FP32], y: pl.InOut[pl.Tensor[[16, 16], pl.FP32]], z: pl.InOut[pl.Tensor[[16, 16], pl.FP32]], c: pl.Scalar[pl.INT64]) -> pl.Tensor[[16, 16], pl.FP32]:
+        with pl.scope(mode=pl.ScopeMode.MANUAL):
+            arr__ssa_v0: pl.Array[2, pl.TASK_ID] = pl.array.create(2, pl.TASK_ID)
+            y__ssa_v1, t1 = pl.submit(self.step, x, y)
+            arr__ssa_v1: pl.Array[2, pl.TASK_ID] = pl.array.update_element(arr__ssa_v0, 0, t1)
+            z__ssa_v1, t2 = pl.submit(self.step, x, z)
+'''
+UPDATE_V2 = '''\
+            arr__ssa_v2: pl.Array[2, pl.TASK_ID] = pl.array.update_element(arr__ssa_v1, 0, t2)
+'''
+CARRY_LOOP = '''\
+            for i, (a__iter_v1, y__iter_v1) in pl.range(2, init_values=(arr__ssa_v1, y__ssa_v1)):
+'''
+
+
+def _after_update(name: str, old: str, new: str, line: int) -> str:
+    return (f"'{name}' is read after the update of '{old}' into '{new}' at line {line}, and both name one array: "
+            f"the C++ keeps one storage for an array and its updated versions")
+
+
+PRINTED_REFUSED = {
+    "slot_of_the_old_version": (UPDATE_V2 + '''\
+            y__ssa_v2, t3 = pl.submit(self.step, x, y__ssa_v1, deps=[arr__ssa_v1[0]])
+''', "17:70", _after_update("arr__ssa_v1", "arr__ssa_v1", "arr__ssa_v2", 16)),
+    "old_version_as_a_whole_array_dependency": (UPDATE_V2 + '''\
+            y__ssa_v2, t3 = pl.submit(self.step, x, y__ssa_v1, deps=[arr__ssa_v1])
+''', "17:70", _after_update("arr__ssa_v1", "arr__ssa_v1", "arr__ssa_v2", 16)),
+    "old_version_in_a_dummy_task": (UPDATE_V2 + '''\
+            d: pl.Scalar[pl.TASK_ID] = pl.system.task_dummy(deps=[arr__ssa_v1])
+''', "17:67", _after_update("arr__ssa_v1", "arr__ssa_v1", "arr__ssa_v2", 16)),
+    "old_version_as_an_init_value": (UPDATE_V2 + CARRY_LOOP + '''\
+                y__ssa_v3, t3 = pl.submit(self.step, x, y__iter_v1, deps=[a__iter_v1[0]])
+                a__rv_v3, y__rv_v3 = pl.yield_(a__iter_v1, y__ssa_v3)
+''', "17:73", _after_update("arr__ssa_v1", "arr__ssa_v1", "arr__ssa_v2", 16)),
+    "old_version_in_an_if_branch_after_the_update_in_it": ('''\
+            if c > 0:
+                arr__ssa_v2: pl.Array[2, pl.TASK_ID] = pl.array.update_element(arr__ssa_v1, 0, t2)
+                y__ssa_v2, t3 = pl.submit(self.step, x, y__ssa_v1, deps=[arr__ssa_v1[0]])
+                arr__phi_v3: pl.Array[2, pl.TASK_ID] = pl.yield_(arr__ssa_v2)
+            else:
+                arr__phi_v3: pl.Array[2, pl.TASK_ID] = pl.yield_(arr__ssa_v1)
+''', "18:74", _after_update("arr__ssa_v1", "arr__ssa_v1", "arr__ssa_v2", 17)),
+    "old_version_after_an_if_that_updates_it": ('''\
+            if c > 0:
+                arr__ssa_v2: pl.Array[2, pl.TASK_ID] = pl.array.update_element(arr__ssa_v1, 0, t2)
+                arr__phi_v3: pl.Array[2, pl.TASK_ID] = pl.yield_(arr__ssa_v2)
+            else:
+                arr__phi_v3: pl.Array[2, pl.TASK_ID] = pl.yield_(arr__ssa_v1)
+            y__ssa_v2, t3 = pl.submit(self.step, x, y__ssa_v1, deps=[arr__ssa_v1[0], arr__phi_v3[1]])
+''', "21:70", _after_update("arr__ssa_v1", "arr__ssa_v1", "arr__ssa_v2", 17)),
+    # on 41ebca4: a trace mismatch (the C++'s task 4 after task 3, the interpreter's after task 0)
+    "init_version_after_a_loop_that_updates_its_carry": (CARRY_LOOP + '''\
+                y__ssa_v3, t3 = pl.submit(self.step, x, y__iter_v1, deps=[a__iter_v1[0]])
+                a__ssa_v2: pl.Array[2, pl.TASK_ID] = pl.array.update_element(a__iter_v1, 0, t3)
+                a__rv_v3, y__rv_v3 = pl.yield_(a__ssa_v2, y__ssa_v3)
+            z__ssa_v2, t4 = pl.submit(self.step, x, y__rv_v3, deps=[arr__ssa_v1[0], t2])
+''', "20:69", _after_update("arr__ssa_v1", "a__iter_v1", "a__ssa_v2", 18)),
+    "carry_read_after_its_update_in_the_body": (CARRY_LOOP + '''\
+                a__ssa_v2: pl.Array[2, pl.TASK_ID] = pl.array.update_element(a__iter_v1, 0, t2)
+                y__ssa_v3, t3 = pl.submit(self.step, x, y__iter_v1, deps=[a__iter_v1[0]])
+                a__rv_v3, y__rv_v3 = pl.yield_(a__ssa_v2, y__ssa_v3)
+''', "18:75", _after_update("a__iter_v1", "a__iter_v1", "a__ssa_v2", 17)),
+    # on 41ebca4: a hazard (tasks 2 and 3, both writing y, unordered in the C++)
+    "init_version_read_in_the_body_that_updates_the_carry": (CARRY_LOOP + '''\
+                y__ssa_v3, t3 = pl.submit(self.step, x, y__iter_v1, deps=[arr__ssa_v1[0]])
+                a__ssa_v2: pl.Array[2, pl.TASK_ID] = pl.array.update_element(a__iter_v1, 0, t3)
+                a__rv_v3, y__rv_v3 = pl.yield_(a__ssa_v2, y__ssa_v3)
+''', "17:75", "'arr__ssa_v1' is read in the loop at line 16, whose next iteration reads it after the update of "
+              "'a__iter_v1' into 'a__ssa_v2' at line 18"),
+}
+
+# name -> (body, values of c, per value of c {line of a task: the dependencies (trace task ids) of each
+# task it submits, in order})
+PRINTED_ACCEPTED = {
+    "slot_read_into_a_scalar_before_the_update": ('''\
+            s: pl.Scalar[pl.TASK_ID] = arr__ssa_v1[0]
+''' + UPDATE_V2.replace("16", "17") + '''\
+            y__ssa_v2, t3 = pl.submit(self.step, x, y__ssa_v1, deps=[s])
+            z__ssa_v2, t4 = pl.submit(self.step, x, z__ssa_v1, deps=[arr__ssa_v2[0]])
+''', ["1"], {"1": {18: [[0]], 19: [[1]]}}),
+    "carry_updated_in_a_loop_and_its_result_read": (CARRY_LOOP + '''\
+                y__ssa_v3, t3 = pl.submit(self.step, x, y__iter_v1, deps=[a__iter_v1[0]])
+                a__ssa_v2: pl.Array[2, pl.TASK_ID] = pl.array.update_element(a__iter_v1, 0, t3)
+                a__rv_v3, y__rv_v3 = pl.yield_(a__ssa_v2, y__ssa_v3)
+            z__ssa_v2, t4 = pl.submit(self.step, x, z__ssa_v1, deps=[a__rv_v3[0], t2])
+''', ["1"], {"1": {17: [[0], [2]], 20: [[1, 3]]}}),
+    "carry_updated_in_a_while_loop": ('''\
+            for (k__iter_v1, a__iter_v1, y__iter_v1) in pl.while_(init_values=(0, arr__ssa_v1, y__ssa_v1)):
+                pl.cond(k__iter_v1 < c)
+                y__ssa_v3, t3 = pl.submit(self.step, x, y__iter_v1, deps=[a__iter_v1[0]])
+                a__ssa_v2: pl.Array[2, pl.TASK_ID] = pl.array.update_element(a__iter_v1, 0, t3)
+                k__rv_v2, a__rv_v3, y__rv_v3 = pl.yield_(k__iter_v1 + 1, a__ssa_v2, y__ssa_v3)
+            z__ssa_v2, t4 = pl.submit(self.step, x, z__ssa_v1, deps=[a__rv_v3[0], t2])
+''', ["0", "2"], {"0": {21: [[0, 1]]}, "2": {18: [[0], [2]], 21: [[1, 3]]}}),
+    "if_result_of_an_update_in_one_branch": ('''\
+            if c > 0:
+                arr__ssa_v2: pl.Array[2, pl.TASK_ID] = pl.array.update_element(arr__ssa_v1, 1, t2)
+                arr__phi_v3: pl.Array[2, pl.TASK_ID] = pl.yield_(arr__ssa_v2)
+            else:
+                arr__phi_v3: pl.Array[2, pl.TASK_ID] = pl.yield_(arr__ssa_v1)
+            y__ssa_v2, t3 = pl.submit(self.step, x, y__ssa_v1, deps=[arr__phi_v3[0], arr__phi_v3[1]])
+''', ["1", "0"], {"1": {21: [[0, 1]]}, "0": {21: [[0]]}}),
+}
+
+
+def _printed(tmp_path, name: str, body: str):
+    path = tmp_path / f"{name}.py"
+    path.write_text(PRINTED_HEAD + body + TAIL)
+    return path
+
+
+@pytest.mark.parametrize("name", sorted(PRINTED_REFUSED))
+def test_a_read_of_a_printed_array_version_after_its_update_is_refused_where_it_reads(tmp_path, name):
+    body, where, message = PRINTED_REFUSED[name]
+    path = _printed(tmp_path, name, body)
+    result = run_cli("check", str(path), "--input", "printed-ir", "--set", "c=1")
+    assert result.returncode == 1, result.stdout + result.stderr
+    first = result.stderr.splitlines()[0]
+    assert first.startswith(f"{path}:{where}: error: {message}"), result.stderr
+    assert "Traceback" not in result.stderr
+    assert "help: " in result.stderr
+
+
+@pytest.mark.parametrize("name", sorted(PRINTED_ACCEPTED))
+def test_printed_array_versions_read_before_the_next_update_are_checked_and_ordered(tmp_path, name):
+    body, values, deps = PRINTED_ACCEPTED[name]
+    path = _printed(tmp_path, name, body)
+    for value in values:
+        trace = tmp_path / f"{name}_{value}.json"
+        result = run_cli("check", str(path), "--input", "printed-ir", "--set", f"c={value}", "--trace", str(trace))
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert "traces agree" in result.stdout and result.stdout.endswith("\n0 hazards\n"), result.stdout
+        tasks: dict[int, list[list[int]]] = {}
+        for event in json.loads(trace.read_text())["events"]:
+            if event["op"] == "task":
+                tasks.setdefault(event["line"], []).append(sorted(event["deps"]))
+        for line, expected in deps[value].items():
+            assert tasks[line] == expected, (value, line, tasks)

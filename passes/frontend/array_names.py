@@ -19,21 +19,48 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from nanopass.errors import UserError
 
 _ARRAY = "ArrayType"
 
 
+class Write(NamedTuple):
+    """A slot write that makes the other names of its array stale: through ``name`` at ``line``;
+    ``updated``: the version it updated where the write made the array's next version under a new
+    name (the printed IR's ``name = pl.array.update_element(updated, i, v)``), else None."""
+
+    name: str
+    line: int
+    updated: str | None = None
+
+    def what(self) -> str:
+        if self.updated is None:
+            return f"the slot write through '{self.name}' at line {self.line}"
+        return f"the update of '{self.updated}' into '{self.name}' at line {self.line}"
+
+    def seen(self, reader: str) -> str:
+        """Why ``reader`` would not read the slots it had."""
+        if self.updated is None:
+            return f"'{reader}' would see the write in Python (and in the C++)"
+        return (f"the C++ keeps one storage for an array and its updated versions, so '{reader}' would see the "
+                f"update there")
+
+
 @dataclass
 class _Loop:
     """What the body of one open loop did: the first read of each shared binding, the bindings
-    written through, and the names it made share (the binding given, the one given to, the node)."""
+    written through, the names it made share (the binding given, the one given to, the node), and
+    the bindings it binds again on every path before any read of them (``rebound``: whatever the
+    previous iteration left them, each iteration reads them only as the body binds them).
+    ``branches``: the ``ArrayNames.branches`` of the body's own statements."""
 
     line: int
+    branches: int = 0
+    rebound: set = field(default_factory=set)
     reads: dict[Any, ast.AST] = field(default_factory=dict)
-    writes: dict[Any, tuple[str, int]] = field(default_factory=dict)
+    writes: dict[Any, Write] = field(default_factory=dict)
     shared: list[tuple[Any, Any, ast.AST]] = field(default_factory=list)
 
 
@@ -41,22 +68,26 @@ class ArrayNames:
     """The bindings of array names that share an array, along the order the front end reads.
 
     ``shares``: binding -> the other bindings that may name its array (a symmetric relation;
-    absent: none). ``stale``: binding -> (the name written through, the line of the write), for a
-    binding whose array may have been written through another name since it was bound.
+    absent: none). ``stale``: binding -> the ``Write`` through another name of its array that may
+    have come since it was bound.
     ``names``: binding -> its name (for messages and to tell whether it is still visible)."""
 
     def __init__(self, span) -> None:
         self.span = span
         self.shares: dict[Any, frozenset] = {}
-        self.stale: dict[Any, tuple[str, int]] = {}
+        self.stale: dict[Any, Write] = {}
         self.names: dict[Any, str] = {}
         self.loops: list[_Loop] = []
+        self.skipping = 0  # branches around the statements being read that no run takes (a constant guard)
+        self.branches = 0  # branches around the statements being read (of an if)
 
     # -- events ---------------------------------------------------------------------------------
 
-    def share(self, source: Any, source_name: str, receiver: Any, receiver_name: str, node: ast.AST) -> None:
-        """``receiver`` (just bound) names the array ``source`` names, and every name sharing it."""
-        if source is receiver or source.type._production != _ARRAY:
+    def share(self, source: Any, source_name: str, receiver: Any, receiver_name: str, node: ast.AST,
+              fresh: bool = False) -> None:
+        """``receiver`` (just bound) names the array ``source`` names, and every name sharing it;
+        ``fresh``: it holds the array's latest slots, whatever was written since ``source`` was bound."""
+        if source is receiver or source.type._production != _ARRAY or self.skipping:
             return
         shares = self.shares
         group = shares.get(source, frozenset()) | {source}
@@ -66,13 +97,19 @@ class ArrayNames:
             shares[other] = shares.get(other, frozenset()) | {receiver}
         self.names[source], self.names[receiver] = source_name, receiver_name
         stale = self.stale.get(source)
-        if stale is not None:  # (not reached: the source was read just now, which refuses a stale one)
+        if stale is not None and not fresh:  # (where the share reads the source, not reached: the read refuses it)
             self.stale[receiver] = stale
         for loop in self.loops:
             loop.shared.append((source, receiver, node))
 
     def forget(self, binding: Any) -> None:
         """``binding``'s name is bound to another array: it shares none and is not stale."""
+        if self.skipping:
+            return
+        if self.loops:
+            loop = self.loops[-1]
+            if loop.branches == self.branches and binding not in loop.reads:
+                loop.rebound.add(binding)
         shares = self.shares
         others = shares.pop(binding, None)
         if others:
@@ -84,25 +121,32 @@ class ArrayNames:
                     del shares[other]
         self.stale.pop(binding, None)
 
-    def wrote(self, binding: Any, name: str, line: int) -> None:
-        """A slot of ``binding``'s array was written through ``name``: every other name of it may
-        now read the write."""
+    def wrote(self, binding: Any, name: str, line: int, updated: str | None = None) -> None:
+        """A slot of ``binding``'s array was written through ``name`` (``updated``: the version
+        the write made ``name`` from, see ``Write``): every other name of it may now read the write."""
+        if self.skipping:
+            return
         self.names[binding] = name
+        write = Write(name, line, updated)
         for other in self.shares.get(binding, ()):
-            self.stale[other] = (name, line)
+            self.stale[other] = write
         for loop in self.loops:
-            loop.writes.setdefault(binding, (name, line))
+            loop.writes.setdefault(binding, write)
 
     def read(self, binding: Any, name: str, node: ast.AST) -> None:
         """A read of ``name`` (``binding``, an array): refused when stale; noted in the open loops."""
+        if self.skipping:
+            return
         stale = self.stale.get(binding)
         if stale is not None:
-            writer, line = stale
+            if stale.updated is None:
+                after = f"a slot write through '{stale.name}' at line {stale.line}"
+            else:
+                after = f"the update of '{stale.updated}' into '{stale.name}' at line {stale.line}"
             raise UserError(
-                f"'{name}' is read after a slot write through '{writer}' at line {line}, and both name one array: "
-                f"'{name}' would see the write in Python (and in the C++), not the slots it had",
+                f"'{name}' is read after {after}, and both name one array: {stale.seen(name)}, not the slots it had",
                 self.span(node),
-                _hint(name),
+                _hint(name, stale),
             )
         self.names[binding] = name
         for loop in self.loops:
@@ -143,7 +187,7 @@ class ArrayNames:
 
     def begin_loop(self, line: int) -> tuple[dict, dict]:
         """A loop body is read next (after its init values); returns the state before it."""
-        self.loops.append(_Loop(line))
+        self.loops.append(_Loop(line, self.branches))
         return self.state()
 
     def end_loop(self, before: tuple[dict, dict], visible: dict, carries: list[tuple[Any, Any, ast.AST]]) -> None:
@@ -152,9 +196,11 @@ class ArrayNames:
         yield's value node. The next iteration would read again what the body read: refused are
 
         - a binding visible after the loop (so the same in the next iteration) read in the body
-          and stale at its end: the next iteration's read comes after the write;
-        - two such bindings made to share in the body while the body writes through one of them:
-          the next iteration's write would reach the other before the body binds it again;
+          and stale at its end, unless the body binds it again before any read: the next
+          iteration's read comes after the write;
+        - two such bindings made to share in the body while the body writes through one name of
+          their array and reads another (not bound again before any read): the next iteration's
+          write would reach what the other reads before the body binds it again;
         - a carry whose yield passes on a binding visible after the loop, or one sharing an array
           with such a binding that the carry did not share at the loop's start, while the body
           writes through the carry and reads that binding: the next iteration's carry would be a
@@ -174,28 +220,33 @@ class ArrayNames:
             return visible.get(self.names.get(binding)) is binding
 
         for binding, node in loop.reads.items():
-            if outside(binding) and binding in self.stale and binding not in before[1]:
-                writer, line = self.stale[binding]
+            if outside(binding) and binding in self.stale and binding not in before[1] and binding not in loop.rebound:
+                write = self.stale[binding]
                 name = self.names[binding]
                 raise UserError(
-                    f"'{name}' is read in the loop at line {loop.line}, whose next iteration reads it after the slot "
-                    f"write through '{writer}' at line {line}, and both name one array: '{name}' would see the write "
-                    f"in Python (and in the C++)",
+                    f"'{name}' is read in the loop at line {loop.line}, whose next iteration reads it after "
+                    f"{write.what()}, and both name one array: {write.seen(name)}",
                     self.span(node),
-                    _hint(name),
+                    _hint(name, write),
                 )
         for source, receiver, node in loop.shared:
             if not (outside(source) and outside(receiver) and receiver in self.shares.get(source, ())):
                 continue
-            written = {source, receiver} | self.shares.get(source, frozenset())
-            write = next((why for binding, why in loop.writes.items() if binding in written), None)
-            if write is not None:
+            group = {source, receiver} | self.shares.get(source, frozenset())
+            writes = [(binding, why) for binding, why in loop.writes.items() if binding in group]
+            for read, read_node in loop.reads.items():
+                if read not in group or read in loop.rebound:
+                    continue
+                write = next((why for binding, why in writes if binding is not read), None)
+                if write is None:
+                    continue
                 raise UserError(
                     f"'{self.names[receiver]}' and '{self.names[source]}' are made names of one array in the loop at "
-                    f"line {loop.line}, which writes a slot through '{write[0]}' at line {write[1]}: the loop's next "
-                    f"iteration would write through one name what the other reads",
+                    f"line {loop.line}, which writes a slot through '{write.name}' at line {write.line} and reads "
+                    f"'{self.names[read]}' at line {read_node.lineno}: the loop's next iteration would read through "
+                    f"'{self.names[read]}' what it writes through '{write.name}'",
                     self.span(node),
-                    _hint(self.names[source]),
+                    _hint(self.names[read], write),
                 )
         for carry, passed, node in carries:
             group = {passed} | self.shares.get(passed, frozenset())
@@ -214,12 +265,16 @@ class ArrayNames:
                     f"'{self.names.get(carry, '?')}', through which the loop writes slots: the next iteration would "
                     f"write through the carry what '{name}' reads",
                     self.span(node),
-                    _hint(name),
+                    _hint(name, write),
                 )
         self.join(before)
 
 
-def _hint(name: str) -> str:
+def _hint(name: str, write: Write) -> str:
+    if write.updated is not None:
+        return (f"read '{write.name}' for the slots after the update, or keep the slots of '{name}' as they were: read "
+                f"them into scalars before the update (slot = {name}[i]), or copy them into a fresh array before it "
+                f"(pl.array.create(...), then pl.array.update_element into it for each slot)")
     return (f"to keep the slots of '{name}' as they were, copy them into a fresh array before the write "
             f"(copy = pl.array.create(...), then slot = {name}[i]; copy[i] = slot for each slot), or carry a "
             f"separate array through the loop (init_values=... and pl.yield_)")

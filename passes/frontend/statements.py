@@ -297,10 +297,13 @@ def read_if(cx: FunctionContext, stmt: ast.If) -> list[Any]:
     cx.enter(stmt)
     arrays = cx.arrays
     before = arrays.state() if arrays.shares or arrays.stale else None
+    arrays.branches += 1
     try:
         cx.push()
         cx.unreachable += known is False
+        arrays.skipping += known is False  # (D18: what a branch no run takes reads or writes, no run does)
         then = cx.block(stmt.body)
+        arrays.skipping -= known is False
         cx.unreachable -= known is False
         then_frame = cx.pop()
         if before is not None or arrays.shares or arrays.stale:  # (each branch starts from the state before the if)
@@ -310,10 +313,13 @@ def read_if(cx: FunctionContext, stmt: ast.If) -> list[Any]:
             then_state = None
         cx.push()
         cx.unreachable += known is True
+        arrays.skipping += known is True
         orelse = cx.block(stmt.orelse)
+        arrays.skipping -= known is True
         cx.unreachable -= known is True
         else_frame = cx.pop()
     finally:
+        arrays.branches -= 1
         cx.leave()
     if then_state is not None:
         arrays.join(then_state)

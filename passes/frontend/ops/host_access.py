@@ -152,8 +152,14 @@ def _array_store(cx: FunctionContext, array: ast.Name, target: ast.Name, index_n
         raise cx.error(f"cannot store a {type_text(vty)} in a {type_text(aty)}", value)
     if val._production == "Int":
         val = L.Int.make(val.value, aty.dtype)
+    source = cx.visible.get(array.id)
     binder = cx.bind(target.id, aty, target)
     written = cx.visible.get(target.id)
     if written is not None:
-        cx.arrays.wrote(written, target.id, stmt.lineno)  # (D18: every other name of the array sees it)
+        updated = None
+        if written is not source:  # (the printed IR's next version: a new name of the array's one storage)
+            cx.arrays.forget(written)
+            cx.arrays.share(source, array.id, written, target.id, stmt)
+            updated = array.id
+        cx.arrays.wrote(written, target.id, stmt.lineno, updated)  # (D18: every other name of the array sees it)
     return L.Let.make(binder, L.SetItem.make(arr, index, val), span=cx.span(stmt))

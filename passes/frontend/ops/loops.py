@@ -224,7 +224,10 @@ def share_results(cx: FunctionContext, iters: list[Any], result_names: list[ast.
         if result is None:
             continue
         cx.arrays.forget(result)
-        cx.arrays.share(carry, it.var.name, result, name_node.id, name_node)
+        # (the result holds what the last iteration yielded, not the carry as the body left it: a
+        # carry stale at the body's end, a printed version updated into the yielded one, hands the
+        # result no staleness)
+        cx.arrays.share(carry, it.var.name, result, name_node.id, name_node, fresh=True)
         if source is not None:
             cx.arrays.share(source, node.id, result, name_node.id, name_node)
 
