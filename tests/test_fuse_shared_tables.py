@@ -200,7 +200,7 @@ def test_dead_assembles_finds_what_statements_read_only_where_a_read_decides(pro
         lazy = dead_assembles(*args)
         if program.name == "Bench" and any(stmt.var.name.startswith("big") for stmt in iter_stmts(program.orch.body)
                                            if stmt._production == "Let" and stmt.value._production == "AssembleTensor"):
-            assert read_names_walked[0] == 0, program.name  # (the assembles shape: its target is a parameter)
+            assert read_names_walked[0] == 0, program.name  # (the assembles and choices shapes: their target is a parameter)
             shortcut += 1
         with monkeypatch.context() as forced:
             forced.setattr(assembled_rows, "LaterFills", Eager)
@@ -208,7 +208,7 @@ def test_dead_assembles_finds_what_statements_read_only_where_a_read_decides(pro
         found += len(lazy)
         if program is overwritten:
             assert len(lazy) == 2  # (the created buffer's assemble and the first of the parameter's two)
-    assert shortcut == 1
+    assert shortcut == 2
 
 
 def test_the_own_reads_table_serves_dead_assembles_and_the_mentions_as_their_walks(programs, overwritten,
