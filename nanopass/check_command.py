@@ -20,7 +20,7 @@ from .errors import InternalError, UserError
 
 
 def cmd_check(args, out: Console, err: Console) -> int:
-    from nanopass.tools.check import check_stages, check_values, program_inputs, stage_report
+    from nanopass.tools.check import InterpretedStages, check_stages, check_values, program_inputs, stage_report
     from nanopass.tools.check_values import as_set_text, choose_values
 
     from .api import front_end_warnings_of, inline_copies_of, result_from_stages, run_pipeline, surface_of
@@ -42,8 +42,10 @@ def cmd_check(args, out: Console, err: Console) -> int:
     runs = [{**pinned, **as_set_text(run)} for run in choice.runs]
     first = program_inputs(surface, runs[0])
     args.values = list(runs[0].items())  # the dumps' instance graphs and hazards: the first run's
+    # one interpreter run per stage serves hazards.txt, the report and the first run's check
+    interpreted = InterpretedStages(first) if args.dump_all else None
     passes = _for_program(pipeline_passes(), program, args.func)
-    dumps = _dump_writer(args, program, passes, surface) if args.dump_all else None
+    dumps = _dump_writer(args, program, passes, surface, interpreted=interpreted) if args.dump_all else None
     try:
         stages = run_pipeline(surface, args.func, options=_options(args), passes=passes,
                               observer=fan_out([HintChecker.of(program, args.func), dumps]),
@@ -58,18 +60,21 @@ def cmd_check(args, out: Console, err: Console) -> int:
         print_warnings(stages, args, err)
     if dumps:
         dumps.write_code(len(stages), result_from_stages(stages).code)
-        dumps.write("hazards.txt", stage_report(stages, first))
+        # before ``finish``: the worker processes it forks inherit the runs made here
+        dumps.write("hazards.txt", stage_report(stages, first, interpreted))
         dumps.finish()
     ways = ["reference", "emission"] + (["compiled C++"] if args.gxx else [])
     func = stages[-1].tree.func
     reports = []
-    for values in runs:
+    for number, values in enumerate(runs):
         report = {"values": {name: values[name] for name in sorted(values)}, "tasks": 0, "agree": ways,
                   "hazards": [], "waived": [], "warnings": [], "mismatches": [], "fatal": None,
                   "skipped": None}
         reports.append(report)
         try:
-            result = check_stages(stages, program_inputs(surface, values), gxx=args.gxx, options=_options(args))
+            known = interpreted.known(stages) if interpreted is not None and number == 0 else None
+            result = check_stages(stages, program_inputs(surface, values), gxx=args.gxx, options=_options(args),
+                                  known=known)
         except UserError as error:
             if choice.values:  # values the checker chose may not suit the program: said, not failed
                 report["skipped"] = str(error)

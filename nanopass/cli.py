@@ -163,8 +163,10 @@ def _set_flag(parser, help_text: str) -> None:
                         type=_name_value, help=help_text)
 
 
-def _dump_writer(args, program, passes, surface=None, progress=None, note=""):
-    """``DumpWriter`` for ``--dump-all``, with the interpreter's instance graphs and hazards."""
+def _dump_writer(args, program, passes, surface=None, progress=None, note="", interpreted=None):
+    """``DumpWriter`` for ``--dump-all``, with the interpreter's instance graphs and hazards: the
+    runs of ``interpreted`` (``tools.check.InterpretedStages``, shared with the caller) when given,
+    else of the ``--set`` values."""
     from nanopass.tools.check import check_values, missing_values, program_inputs
     from nanopass.tools.instances import StageRuns
 
@@ -175,7 +177,9 @@ def _dump_writer(args, program, passes, surface=None, progress=None, note=""):
     values = dict(args.values)
     check_values(surface, values)  # a wrong name or value is refused even when others are missing
     missing = missing_values(surface, values)
-    if missing:
+    if interpreted is not None:
+        runs = StageRuns(interpreted.inputs, interpreted=interpreted)
+    elif missing:
         names = ", ".join(f"--set {name}=..." for name in missing)
         runs = StageRuns(None, f"the interpreter needs a value for each scalar parameter and dynamic dimension ({names})")
     else:

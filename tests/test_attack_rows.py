@@ -8,9 +8,8 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 
-import pytest
 
-from nanopass.tools.attack import found, record, rows, runner, semantics
+from nanopass.tools.attack import record, rows, runner, semantics
 from nanopass.tools.attack import program as P
 
 

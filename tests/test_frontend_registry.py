@@ -8,6 +8,7 @@ every position, and a new operation needing nothing but its registration.
 from __future__ import annotations
 
 import ast
+import importlib
 import textwrap
 from pathlib import Path
 
@@ -18,13 +19,14 @@ from conftest import REPO
 from nanopass.errors import UserError
 from nanopass.languages import surface as S
 from nanopass.languages.terms import BinOp
-from nanopass.passes.frontend import context  # noqa: F401 - registers every reader
 from nanopass.passes.frontend.names import dsl_call
 from nanopass.passes.frontend.registry import (EXPRESSION, ITERATOR, OPS, REFUSED, STATEMENT, STATEMENTS, VALUE,
                                                RegistryError, describe_registry, dsl_op, refuse_op, statement)
 from nanopass.passes.frontend.statements import UNSUPPORTED
 from nanopass.static_loader import load_programs_static
 from nanopass.text import unparse
+
+importlib.import_module("nanopass.passes.frontend.context")  # registers every reader
 
 # Programs that compile, and that the semantic tests run (the corpus is left out: most of it fails).
 PROGRAM_DIRS = ["examples", "tests/programs", "tests/golden", "tests/semantics"]

@@ -11,18 +11,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
-from conftest import bench_file, corpus_tests, pass_input, run_both_ways, same_fusion_on_random_and_rows
+from conftest import bench_file, corpus_tests, run_both_ways, same_fusion_on_random_and_rows
 from test_fuse_cover_shortcut import fused
 from test_fuse_liveness_enough import fuse_input
-from test_fuse_root_read import programs  # noqa: F401 (the fixture)
+import test_fuse_root_read
 from test_fuse_shared_tables import analysed
 
 from nanopass.passes import fuse_create_assemble_to_slice as fuse
 
+programs = test_fuse_root_read.programs  # the fixture, for the test below
 
-def test_each_root_names_what_the_turned_table_names(programs):  # noqa: F811
+
+def test_each_root_names_what_the_turned_table_names(programs):
     asked = 0
     for program in programs:
         pass_ = analysed(program)

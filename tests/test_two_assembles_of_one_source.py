@@ -179,3 +179,25 @@ def test_more_second_assembles_check_clean(name):
     text = two_assembles.HEAD + MORE[name]
     runs = [{"n": str(n), "c": str(c)} for n in (0, 1, 2) for c in (0, 1)]
     assert check_text(text, runs, Findings()) == []
+
+
+@pytest.mark.parametrize("name", ["plain-plain-same-dd", "plain-plain-rows-dd"])
+def test_the_enumerator_compiles_each_program_once(monkeypatch, name):
+    """two_assembles.check compiles a program once: to tell a refusal, and for check_text's runs
+    (it compiled each accepted program twice)."""
+    import nanopass.api
+
+    shape = next(s for s in two_assembles.shapes() if s.name == name)
+    compiles = []
+    run_pipeline = nanopass.api.run_pipeline
+
+    def counted(*args, **kwargs):
+        compiles.append(1)
+        return run_pipeline(*args, **kwargs)
+
+    monkeypatch.setattr(nanopass.api, "run_pipeline", counted)
+    findings = Findings()
+    failures, refusal = two_assembles.check(shape, findings)
+    assert failures == [] and (refusal is None) == (shape.relation == "same")  # (as the grammar's test finds)
+    assert findings.programs == (1 if refusal is None else 0) and findings.runs == len(shape.runs()) * findings.programs
+    assert len(compiles) == 1

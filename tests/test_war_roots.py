@@ -8,7 +8,6 @@ access of its InOut-only tensor), and a ``war_roots`` that misses a kind of pair
 
 from __future__ import annotations
 
-import random
 
 import pytest
 

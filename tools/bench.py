@@ -52,6 +52,7 @@ from __future__ import annotations
 import argparse
 import ast
 import gc
+import importlib
 import json
 import os
 import statistics
@@ -228,10 +229,11 @@ def compile_once(path: str) -> dict:
     """
     from nanopass.api import collector_paused, needed_by_result, result_from_stages, run_pipeline
     from nanopass.loader import load_programs
-    import nanopass.dsl  # noqa: F401 - what the program imports
-    import nanopass.passes.frontend.parse_dsl  # noqa: F401 - imported by the first compile otherwise
-    import nanopass.passes.pipeline  # noqa: F401 - builds every language and pass
-    import nanopass.printer.cpp  # noqa: F401
+    for module in ("nanopass.dsl",  # what the program imports
+                   "nanopass.passes.frontend.parse_dsl",  # imported by the first compile otherwise
+                   "nanopass.passes.pipeline",  # builds every language and pass
+                   "nanopass.printer.cpp"):
+        importlib.import_module(module)
 
     # The cyclic collector stays paused until the trees are released, as in `nanopass run`: resumed
     # while they are alive, its first collection would walk every node of every stage.

@@ -308,6 +308,66 @@ def trace_of(stage, inputs: Inputs) -> Trace:
         raise
 
 
+class InterpretedStages:
+    """The interpreter's runs of the stages of one pipeline run on one set of inputs, each made
+    once and shared by whoever asks: ``stage_report`` (``hazards.txt``) and
+    ``tools.instances.StageRuns`` (the report's instance graphs and hazards) of one
+    ``--dump-all``, and ``check_stages`` of the same inputs.
+
+    ``trace(stage)`` is ``trace_of(stage, self.inputs)``, raising what it raised: a stage whose
+    tree (the same object) an earlier stage ran with the same interpreter shares that trace, and
+    a trace equal to the one made before it is that one (most passes change the program's text,
+    not what it asks of the runtime), so that equal traces are held once; a failure is kept per
+    stage (its error names the stage's pass). ``checked(trace)`` is the runtime model and hazards
+    of ``trace``, made once per trace object."""
+
+    def __init__(self, inputs: Inputs):
+        self.inputs = inputs
+        self._traces: dict[tuple[int, bool], tuple[Any, Trace]] = {}  # (id(tree), emission?) -> (tree, trace)
+        self._failures: dict[int, Exception] = {}  # stage index -> the error its run raised
+        self._checked: dict[int, tuple[Trace, Model, list[Hazard]]] = {}  # id(trace) -> (trace, model, hazards)
+        self._last: Trace | None = None  # the trace made last
+
+    def trace(self, stage) -> Trace:
+        from nanopass.languages import EMISSION
+
+        if stage.index in self._failures:
+            raise self._failures[stage.index]
+        key = (id(stage.tree), stage.language is EMISSION)
+        made = self._traces.get(key)
+        if made is not None and made[0] is stage.tree:
+            return made[1]
+        try:
+            trace = trace_of(stage, self.inputs)
+        except (InternalError, UserError) as error:
+            self._failures[stage.index] = error
+            raise
+        if trace == self._last:
+            trace = self._last
+        self._last = trace
+        self._traces[key] = (stage.tree, trace)  # the tree held: its id is not reused
+        return trace
+
+    def known(self, stages) -> dict[int, Trace]:
+        """Stage index -> trace, of the ``stages`` already run (``check_stages``' ``known``)."""
+        from nanopass.languages import EMISSION
+
+        out = {}
+        for stage in stages:
+            made = self._traces.get((id(stage.tree), stage.language is EMISSION))
+            if made is not None and made[0] is stage.tree:
+                out[stage.index] = made[1]
+        return out
+
+    def checked(self, trace: Trace) -> tuple[Model, list[Hazard]]:
+        made = self._checked.get(id(trace))
+        if made is None or made[0] is not trace:
+            runtime = model(trace)
+            made = (trace, runtime, find_hazards(trace, runtime))
+            self._checked[id(trace)] = made  # the trace held: its id is not reused
+        return made[1], made[2]
+
+
 def check_stages(
     stages, inputs: Inputs, *, gxx: bool = False, known: dict[int, Trace] | None = None, options: dict | None = None,
     written=None,
@@ -409,11 +469,13 @@ class StageTrace:
     refined: bool = False  # compared with the previous stage by ``refines`` (a dependency pass)
 
 
-def stage_traces(stages, inputs: Inputs) -> list[StageTrace]:
+def stage_traces(stages, inputs: Inputs, interpreted: InterpretedStages | None = None) -> list[StageTrace]:
     """The trace of every stage from the first ``directed`` one on: up to the reference stage each
     must refine the stage before it (passes that add dependencies), from there on each must agree
     with the reference exactly. A stage whose pass returned the tree it was given shares the
-    previous stage's trace (and its agreement: refining itself, or the reference's verdict)."""
+    previous stage's trace (and its agreement: refining itself, or the reference's verdict).
+    The traces are ``interpreted``'s (made on ``inputs`` when None)."""
+    interpreted = interpreted if interpreted is not None else InterpretedStages(inputs)
     program = next(s.tree for s in reversed(stages) if hasattr(s.tree, "kernels"))
     launches = launch_table(program)
     start = stages.index(source_stage(stages))
@@ -429,7 +491,7 @@ def stage_traces(stages, inputs: Inputs) -> list[StageTrace]:
                 reference = last.trace
             continue
         try:
-            trace = trace_of(stage, inputs)
+            trace = interpreted.trace(stage)
         except (InternalError, UserError) as error:
             out.append(StageTrace(stage, None, error))
             continue
@@ -472,11 +534,13 @@ class StageCheck:
         return "agrees with the reference" if item.difference is None else f"DIFFERS from the reference: {item.difference}"
 
 
-def stage_checks(stages, inputs: Inputs) -> list[StageCheck]:
-    """The trace, runtime model and hazards of every stage from the first ``directed`` one on."""
+def stage_checks(stages, inputs: Inputs, interpreted: InterpretedStages | None = None) -> list[StageCheck]:
+    """The trace, runtime model and hazards of every stage from the first ``directed`` one on
+    (``interpreted``'s, made on ``inputs`` when None)."""
     from nanopass.languages import EMISSION
 
-    items = stage_traces(stages, inputs)
+    interpreted = interpreted if interpreted is not None else InterpretedStages(inputs)
+    items = stage_traces(stages, inputs, interpreted)
     ref = reference_stage(stages)
     reference = next((item.trace for item in items if item.stage is ref), None)
     out = []
@@ -490,15 +554,16 @@ def stage_checks(stages, inputs: Inputs) -> list[StageCheck]:
             continue
         if item.stage.language is EMISSION and item.difference is None and reference is not None:
             trace = with_parallel(reference, trace)  # only the reference interpreter annotates iterations
-        runtime = model(trace)
-        out.append(StageCheck(item, trace, runtime, find_hazards(trace, runtime)))
+        runtime, hazards = interpreted.checked(trace)
+        out.append(StageCheck(item, trace, runtime, hazards))
     return out
 
 
-def stage_report(stages, inputs: Inputs) -> str:
-    """For every stage an interpreter runs: its trace's size, agreement with the reference, hazards."""
+def stage_report(stages, inputs: Inputs, interpreted: InterpretedStages | None = None) -> str:
+    """For every stage an interpreter runs: its trace's size, agreement with the reference, hazards
+    (from ``interpreted``'s runs, made on ``inputs`` when None)."""
     lines = [f"inputs: {inputs.to_json()}", ""]
-    for check in stage_checks(stages, inputs):
+    for check in stage_checks(stages, inputs, interpreted):
         stage = check.item.stage
         head = f"{stage.index:02d}_{stage.name} ({stage.language.name})"
         if check.trace is None:

@@ -12,7 +12,8 @@ checker's unordered pairs (waived ones left out) as report entries (the first
 ``HAZARDS_DESCRIBED``, with the count of all); ``seed(stages, index)`` runs what the emission
 stage needs first when stages are taken apart (``nanopass.stage_analysis``). A stage that cannot be run
 gets the reason as a string instead of instances, and ``None`` (not checked) for hazards. Each
-stage is interpreted once; when its trace equals the one of the run before (most passes change
+stage is interpreted once (``tools.check.InterpretedStages``, which ``nanopass check`` shares
+with its ``hazards.txt``); when its trace equals the one of the run before (most passes change
 the program's text, not what it asks of the runtime), that run's runtime model, hazards and
 instances serve it too.
 """
@@ -20,16 +21,20 @@ instances serve it too.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from nanopass.errors import InternalError, UserError
 from nanopass.languages import ALL, DIRECTED, EMISSION
 from nanopass.printer.instances import TaskInstance
 from nanopass.report import Hazard as ReportHazard
 
-from .hazards import Hazard, describe, describe_node, failing, find_hazards, task_numbers, with_parallel
-from .runtime_model import Model, model
+from .hazards import Hazard, describe, describe_node, failing, task_numbers, with_parallel
+from .runtime_model import Model
 from .sim_runtime import Inputs
 from .trace import Task, Trace
+
+if TYPE_CHECKING:
+    from .check import InterpretedStages
 
 INTERPRETED = frozenset(ALL[ALL.index(DIRECTED):])
 
@@ -46,11 +51,17 @@ class StageRun:
 class StageRuns:
     """The ``instances_of`` and ``hazards_of`` hooks of ``DumpWriter`` for one set of inputs.
 
-    ``inputs`` None: the program needs values that were not given; ``missing`` says which."""
+    ``inputs`` None: the program needs values that were not given; ``missing`` says which.
+    ``interpreted`` (``tools.check.InterpretedStages`` of ``inputs``) holds the interpreter runs,
+    runtime models and hazards made so far, which are not made again (``nanopass check``'s
+    ``hazards.txt`` runs the same stages); a new one when None."""
 
-    def __init__(self, inputs: Inputs | None, missing: str = ""):
+    def __init__(self, inputs: Inputs | None, missing: str = "", interpreted: "InterpretedStages | None" = None):
+        from .check import InterpretedStages
+
         self.inputs = inputs
         self.missing = missing
+        self.interpreted = interpreted if interpreted is not None or inputs is None else InterpretedStages(inputs)
         self.runs: dict[int, StageRun | str] = {}
         self.reference: StageRun | None = None
         self.last: StageRun | None = None  # the last run made, whose trace the next may repeat
@@ -61,14 +72,12 @@ class StageRuns:
         return self.runs[stage.index]
 
     def _run(self, stage) -> StageRun | str:
-        from .check import trace_of
-
         if self.inputs is None:
             return self.missing
         if stage.language not in INTERPRETED:
             return f"the interpreter runs the {DIRECTED.name} language and the ones after it, not {stage.language.name}"
         try:
-            trace = trace_of(stage, self.inputs)
+            trace = self.interpreted.trace(stage)
         except (InternalError, UserError) as error:
             return f"the interpreter cannot run this stage's program: {error}"
         derived = _derived(trace)
@@ -80,8 +89,8 @@ class StageRuns:
         if last is not None and last.derived == derived and last.trace == trace:
             run = last  # the same requests of the runtime: the same model, hazards and instances
         else:
-            runtime = model(trace)
-            run = StageRun(trace, runtime, find_hazards(trace, runtime), derived)
+            runtime, hazards = self.interpreted.checked(trace)
+            run = StageRun(trace, runtime, hazards, derived)
         self.last = run
         if stage.language is not EMISSION:
             self.reference = run

@@ -170,14 +170,16 @@ def compile_text(text: str, options: dict | None = None, recheck_preserved: bool
 
 def check_text(
     text: str, runs: list[dict[str, str]], findings: Findings, *, options: dict | None = None, gxx: bool = False,
-    every_stage: bool = True, extra=None, name: str = "", recheck_preserved: bool = False,
+    every_stage: bool = True, extra=None, name: str = "", recheck_preserved: bool = False, compiled=None,
 ) -> list[Failure]:
     """Check one program on each of ``runs``; every failure is added to ``findings`` and returned.
     Every stage is interpreted on the first run (with ``every_stage``); on the others, and
     without it, only the program as written, the first and last ``directed`` stages and the
     emission program are. ``extra``
     (result, values) -> message or None is one more check of each run (a message fails it).
-    ``recheck_preserved`` is ``compile_text``'s (a wrong ``Pass.preserves`` is then a crash)."""
+    ``recheck_preserved`` is ``compile_text``'s (a wrong ``Pass.preserves`` is then a crash).
+    ``compiled``: ``compile_text(text, options, recheck_preserved)``'s result when the caller has
+    already made it (a caller that tells a refusal first), which is then not made again."""
     from nanopass.api import surface_of
 
     findings.programs += 1
@@ -188,7 +190,7 @@ def check_text(
         findings.add(failures[-1])
 
     try:
-        stages, program = compile_text(text, options, recheck_preserved)
+        stages, program = compiled if compiled is not None else compile_text(text, options, recheck_preserved)
     except UserError as error:
         if has_no_correct_compilation(error):
             findings.refused_by_design += 1

@@ -167,10 +167,10 @@ def check(shape: Shape, findings) -> tuple[list, str | None]:
 
     text = program(shape)
     try:
-        compile_text(text)
+        compiled = compile_text(text)
     except UserError as error:
         return [], refusal_key(error)
-    return check_text(text, shape.runs(), findings, name=shape.name), None
+    return check_text(text, shape.runs(), findings, name=shape.name, compiled=compiled), None
 
 
 def main(argv: list[str] | None = None) -> int:

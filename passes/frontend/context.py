@@ -18,7 +18,7 @@ from nanopass.errors import Span, UserError
 from nanopass.languages import surface as S
 from nanopass.languages.terms import DType
 
-from . import exprs, ops, statements  # noqa: F401 - importing ops and statements registers their readers
+from . import exprs, ops, statements
 from .limits import MAX_ENTRY_SCALARS, MAX_ENTRY_TENSORS, MAX_NESTING
 from .registry import STATEMENTS
 from .scope import Scope, new_binding
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from .program import ProgramParser
 
 L = S.LANGUAGE
+OPERATIONS = ops.registered_families()  # the readers of every DSL operation (statements' are registered as it is imported)
 
 
 class FunctionContext(Scope):

@@ -96,7 +96,8 @@
 Each failing program is saved as DIR/<class>/<name>.py with its failures in a header comment;
 the first few of each class are minimised into DIR/minimal/. The figures (programs, tasks, runs,
 hazards, value mismatches, g++ rejections, crashes, refused programs, per-class counts) are printed
-and written to DIR/summary.json. Every compiled program of every grammar is also checked by
+and written to DIR/summary.json. A run owns what it writes in DIR: DIR/.nanopass-attack lists
+those files, and the next run into DIR removes them first (and nothing else there). Every compiled program of every grammar is also checked by
 `nanopass check`'s value comparison (runner.values_noting; guards' grammars by
 guards.model_failures) under each of its settings: "value mismatches (check)" counts its
 mismatches (class "value mismatch (check)", within "value mismatches"), "value-checked runs"
@@ -186,22 +187,74 @@ def _header(text: str) -> str:
     return "".join(f"# {line}\n" for line in text.splitlines())
 
 
-class Tally:
+MANIFEST = ".nanopass-attack"   # in --out DIR: the files the run into DIR wrote there, one a line
+
+
+class RunFiles:
+    """The files a run writes into its --out DIR, each listed in DIR's manifest as it is first
+    written (a run cut short leaves its list too). `claim` removes what the previous run into
+    DIR wrote (the files its manifest lists, and the folders they leave empty) and nothing else:
+    DIR then holds this run's files only, beside any of the user's, so no figure, example or
+    minimal program of an earlier run is read as this one's."""
+
     def __init__(self, out: Path):
         self.out = out
+        self.written: list[str] = []
+
+    def claim(self) -> None:
+        self.out.mkdir(parents=True, exist_ok=True)
+        manifest = self.out / MANIFEST
+        listed = manifest.read_text().splitlines() if manifest.is_file() else []
+        for name in listed:
+            path = self._inside(name)
+            if path is None or not path.is_file():
+                continue
+            path.unlink()
+            for folder in path.parents:
+                if folder == self.out or any(folder.iterdir()):
+                    break
+                folder.rmdir()
+        self._write_manifest()
+
+    def _inside(self, name: str) -> Path | None:
+        """`name` as a path in DIR, or None for a line that names none (absolute, or up through ..)."""
+        relative = Path(name)
+        if not name or relative.is_absolute() or ".." in relative.parts:
+            return None
+        return self.out / relative
+
+    def path(self, name: str) -> Path:
+        """The path of file `name` (relative to DIR) of this run, listed in the manifest."""
+        if name not in self.written:
+            self.written.append(name)
+            self._write_manifest()
+        return self.out / name
+
+    def write(self, name: str, text: str) -> None:
+        path = self.path(name)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+    def _write_manifest(self) -> None:
+        (self.out / MANIFEST).write_text("".join(name + "\n" for name in self.written))
+
+
+class Tally:
+    def __init__(self, out: Path, files: RunFiles | None = None):
+        self.out = out
+        self.files = files if files is not None else RunFiles(out)
         self.c = Counter()
         self.per_class = Counter()
         self.examples = defaultdict(list)        # class -> [(source size, name, prog)]
         self.refusals = Counter()
         self.lean = Counter()                    # lean.py's figures summed (grammars that measure them)
-        (out / "lean.txt").unlink(missing_ok=True)
 
     def add(self, r: dict) -> None:
         c = self.c
         if r.get("lean") is not None:
             self.lean.update(r["lean"])
             self.lean["programs measured"] += 1
-            with open(self.out / "lean.txt", "a") as f:
+            with open(self.files.path("lean.txt"), "a") as f:
                 f.write(f"{r['name']}: " + ", ".join(f"{k} {v}" for k, v in r["lean"].items()) + "\n")
         c["programs"] += 1
         c["runs"] += r["runs"]
@@ -244,10 +297,8 @@ class Tally:
             c["failing programs"] += 1
         for cls in failing + (["tester-invalid"] if r["invalid"] else []):
             self.per_class[cls] += 1
-            d = self.out / slug(cls)
-            d.mkdir(parents=True, exist_ok=True)
             if len(self.examples[cls]) < 50:
-                (d / f"{r['name']}.py").write_text(_header(r["text"]) + r["source"])
+                self.files.write(f"{slug(cls)}/{r['name']}.py", _header(r["text"]) + r["source"])
             self.examples[cls].append((len(r["source"]), r["name"], r["prog"]))
 
     def summary(self) -> dict:
@@ -315,7 +366,7 @@ def _write_summary(args, tally: Tally, elapsed: float, partial: bool) -> dict:
     if args.exhaustive:
         summary["programs in the grammar"] = _count(args)
     summary["partial"] = partial
-    (args.out / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
+    tally.files.write("summary.json", json.dumps(summary, indent=2, sort_keys=True) + "\n")
     return summary
 
 
@@ -342,7 +393,10 @@ def main(argv=None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="stop after this many programs")
     ap.add_argument("--skip", type=int, default=0,
                     help="exhaustive runs of a grammar module: leave out its first K programs (go on with a run cut short)")
-    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--out", type=Path, required=True, metavar="DIR",
+                    help="where the run saves its summary and programs; the files an earlier run saved "
+                         "there are removed first (the user's own are left), so give a run that goes on "
+                         "with --skip a DIR of its own")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--shrink-per-class", type=int, default=2)
     ap.add_argument("--shrink-seconds", type=float, default=120.0)
@@ -360,9 +414,10 @@ def main(argv=None) -> int:
     args.seconds_given = args.seconds is not None
     if args.seconds is None:
         args.seconds = 60.0
-    args.out.mkdir(parents=True, exist_ok=True)
+    files = RunFiles(args.out)
+    files.claim()
     record.recorder_object()
-    tally = Tally(args.out)
+    tally = Tally(args.out, files)
     if args.exhaustive:
         skipped = f", the first {args.skip} skipped" if args.skip and args.grammar in GRAMMARS else ""
         print(f"{_count(args)} programs in the grammar (sizes {_sizes(args).start}..{_sizes(args).stop - 1}){skipped}",
@@ -400,7 +455,6 @@ def main(argv=None) -> int:
                 print(f"[{last_note - start:6.0f} s] {fig['programs']} programs, {fig['failing programs']} failing, "
                       f"classes: {', '.join(sorted(tally.per_class))}", file=sys.stderr, flush=True)
         elapsed = time.monotonic() - start
-        minimal = args.out / "minimal"
         jobs = []
         for cls, exs in sorted(tally.examples.items()) if not stop else ():
             if cls in ("refusal", "tester-invalid"):
@@ -409,9 +463,7 @@ def main(argv=None) -> int:
                 jobs.append(pool.submit(minimise, name, prog, cls, args.host_region, args.shrink_seconds))
         for f in jobs:
             m = f.result()
-            minimal.mkdir(parents=True, exist_ok=True)
-            (minimal / f"{slug(m['cls'])}--{m['name']}.py").write_text(
-                _header(f"class: {m['cls']}\n{m['text']}") + m["source"])
+            files.write(f"minimal/{slug(m['cls'])}--{m['name']}.py", _header(f"class: {m['cls']}\n{m['text']}") + m["source"])
     summary = _write_summary(args, tally, elapsed, partial=bool(stop))
     fig = summary["figures"]
     done = "" if not args.exhaustive else f" (of {summary['programs in the grammar']})"

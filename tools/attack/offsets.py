@@ -72,7 +72,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 from types import SimpleNamespace
-from typing import Iterator, Optional
+from typing import Optional
 
 from . import grammar, semantics
 from . import program as P

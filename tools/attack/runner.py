@@ -20,9 +20,30 @@ SETTINGS = tuple((n, c) for n in (0, 1, 2) for c in (0, 1))
 # a refusal of the assemble ("pl.assemble cannot make 't' a view ...", "'t' is used after it was
 # assembled into 'b'", "pl.assemble needs a source made by pl.create_tensor ..."). A refusal for
 # any other reason (a race, a TaskId, a loop's allocation) is a failure even then. Each of these
-# messages is located at the assemble it refuses and quotes its source and target by name (and
-# nothing else), so a refusal is matched by name too (Report.refusal_check).
+# messages is located at the assemble it refuses, so a refusal is matched by name too
+# (Report.refusal_check).
 RIGHT_REFUSALS = {semantics.PLACEMENT: re.compile(r"\bpl\.assemble\b|\bassembled into\b")}
+# The heads of those messages that quote the assemble's source and target (passes/
+# fuse_create_assemble_to_slice.py): only these quotes are names. What follows a head is prose,
+# which may quote other tensors (a choice of creates, a task's rows) and hold apostrophes ("the
+# target's rank", "the source's writer") that open no quote.
+NAMING_HEADS = tuple(re.compile(head) for head in (
+    r"pl\.assemble cannot make '(?P<source>[^']+)' a view of '(?P<target>[^']+)'",
+    r"'(?P<source>[^']+)' is used after it was assembled into '(?P<target>[^']+)'",
+    r"pl\.assemble needs a source made by pl\.create_tensor[^;']*; '(?P<source>[^']+)' (?:is not|may be)\b",
+    r"the target '(?P<target>[^']+)' of pl\.assemble must exist before its source '(?P<source>[^']+)' is created",
+))
+
+
+def named_tensors(message: str) -> set[str]:
+    """The tensor names a refusal's message (its first line, after the location) quotes in its
+    naming head (NAMING_HEADS), or none; an inline function's variable is quoted as its copy's
+    (`t_inline0`), and given as the tester's (`t`)."""
+    for head in NAMING_HEADS:
+        found = head.match(message)
+        if found:
+            return {inline_original(name) or name for name in found.groupdict().values()}
+    return set()
 SURFACE_SETTINGS = tuple((n, c) for n in (0, 1, 2, 3) for c in (0, 1))   # trip counts 0-3
 
 
@@ -42,17 +63,16 @@ class Report:
     def refusal_check(self) -> Optional[str]:
         """How the refusal was found right, or None (no refusal, or a wrong one). "name": the
         program has no correct compilation for a reason the error names by its kind
-        (RIGHT_REFUSALS), located at one of the reason's assembles (its line) and quoting only
-        names of the tensors those assemble (Reason.names), at least one. "kind": a reason of that
-        kind the error cannot be tied to (the error has no location or quotes no name, or the
-        tester knows no line or name of the reason), so only the kind is matched."""
+        (RIGHT_REFUSALS), located at one of the reason's assembles (its line) and naming in its
+        head (named_tensors) only tensors those assemble (Reason.names), at least one. "kind": a
+        reason of that kind the error cannot be tied to (the error has no location or names no
+        tensor, or the tester knows no line or name of the reason), so only the kind is matched."""
         if self.refusal is None:
             return None
         first = self.refusal.splitlines()[0]
         located = re.match(r"^\S+:(\d+):\d+: error: ", first)
         message = first[located.end():] if located else first
-        # an inline function's variable is quoted as its copy's (`t_inline0`): the tester's is `t`
-        quoted = {inline_original(q) or q for q in re.findall(r"'([^']*)'", message)}
+        quoted = named_tensors(message)
         of_kind = [why for why in self.reasons if RIGHT_REFUSALS[why.kind].search(message)]
         if not located or not quoted:
             return "kind" if of_kind else None

@@ -34,14 +34,19 @@ The import order below is the order of registration, which the messages that lis
 follow ("only kernel calls, pl.submit and pl.yield_ can be unpacked").
 """
 
-from . import tensor_views  # noqa: F401
-from . import host_access  # noqa: F401
-from . import creates  # noqa: F401
-from . import scalars_and_arrays  # noqa: F401
-from . import submits  # noqa: F401
-from . import scopes  # noqa: F401
-from . import loops  # noqa: F401
-from . import while_loops  # noqa: F401
-from . import debug_tags  # noqa: F401
-from . import outlining  # noqa: F401
-from . import spmd  # noqa: F401
+from types import ModuleType
+
+from . import tensor_views, host_access, creates, scalars_and_arrays, submits, scopes, loops  # (in this order)
+from . import while_loops, debug_tags, outlining, spmd
+
+# The families, in the order they registered their readers: importing this package imports them
+# all, so a family imported on its own (``from .ops.submits import ...``) still comes after the
+# ones before it.
+FAMILIES: tuple[ModuleType, ...] = (tensor_views, host_access, creates, scalars_and_arrays, submits, scopes, loops,
+                                    while_loops, debug_tags, outlining, spmd)
+
+
+def registered_families() -> tuple[ModuleType, ...]:
+    """The families of operations, every one of whose readers is in ``registry.OPS``: what a
+    module that reads operations (``context``) calls to say that it needs them all."""
+    return FAMILIES
