@@ -226,6 +226,11 @@ class LowerToEmission(Pass):
         # asked about (counting such a value read then changes no answer)
         unrebound: dict[int, tuple] = {}
         followers: dict[str, list[str]] = {}
+        # the views' lets whose values are not read yet: a view's let is emitted only where its name
+        # is read, so its tensor and extents are read only then (a view read by nothing but a view
+        # that nothing reads declares no C++ variable)
+        views: dict[str, object] = {}
+        same = None  # (a view's C++ variable -> the names it has in the tree: ``cpp``, asked once views are)
         while_, note_yields = WHILE, note_unrebound_yields
 
         def read_through(name: str) -> bool:
@@ -317,6 +322,8 @@ class LowerToEmission(Pass):
                         continue  # (it emits nothing, so reads nothing)
                     if not idle:
                         add(value.name)
+                elif type(value) in VIEW_LETS and not idle:
+                    views[name] = value  # (read where the view is read: ``views``)
                 elif type(value) is not int_ and not idle:
                     push(value)
                 ask(name)
@@ -424,6 +431,18 @@ class LowerToEmission(Pass):
                             add(value.name)
                         elif value_kind is not int_:
                             push(value)
+            if views:  # (the views read so far, under any name of their C++ variable: their values read now)
+                if same is None:
+                    identifiers = {cpp.get(name, name) for name in views}
+                    same = {}
+                    for tree_name, identifier in cpp.items():
+                        if identifier in identifiers:
+                            same.setdefault(identifier, []).append(tree_name)
+                ready = [name for name in views
+                         if read_through(name) or any(map(read_through, same.get(cpp.get(name, name), ())))]
+                if ready:
+                    extend(views.pop(name) for name in ready)
+                    continue
             self.operations_unread = len(operations)
             if not operations or not reads_all and (
                 used.issuperset(pending) or followers and all(map(read_through, pending))
@@ -1201,6 +1220,8 @@ TASK, FOR, YIELD, RETURN, ITER_ARG, BIN, VAR, INT, DEP_EDGE, ASSEMBLE, ALLOC, LE
 DUMMY, CELL_DECL, CELL_SET, WHILE = ENCODED.Dummy, ENCODED.CellDecl, ENCODED.CellSet, ENCODED.While  # (a barrier's statements, also inline)
 IF, CMP = ENCODED.If, ENCODED.Cmp  # (an if's results bound and its condition read inline)
 NO_TASK = ENCODED.NoTask
+# the lets of a view: emitted only where their name is read (``lower_let_as``), so their reads count only then (``survey``)
+VIEW_LETS = frozenset({ENCODED.SliceTensor, ENCODED.TransposeTensor, ENCODED.ReshapeTensor})
 # ``READ_FIELDS`` of every class of the input language, as a plain dict (a dict subclass's ``[]``
 # goes through a method call): what ``survey`` and ``expr`` look up per node.
 READ = {cls: READ_FIELDS[cls] for cls in ENCODED.nodes.values()}
