@@ -180,7 +180,8 @@ class LowerToEmission(Pass):
         Read: every use except returns (which emit nothing), None seeds read as a carry's init
         (folded into the carry), and a carry's init and Yield values where the carry (an if
         result) is not rebound (it is its init's variable: nothing copies, the Yield assigns
-        nothing; a read of the carry is one of the init's identifier). Every read field is entered (``READ_FIELDS``); the usual nodes
+        nothing; a read of the carry is one of the init's identifier), and a view's let (emitted
+        only where the view is read) only once the view is read under a name of its C++ variable. Every read field is entered (``READ_FIELDS``); the usual nodes
         are taken apart inline (a Task's arguments, a loop's bounds, an if's condition, a Yield's values, an
         operation's operands, a dependency edge's TaskId and index, a barrier's edges, a cell's
         store), a Var or an Int met as a
