@@ -481,12 +481,14 @@ class LowerToEmission(Pass):
         ``survey`` counts: any read but as a whole value, or a read as a whole value (a let's
         value, a carry's init) but those ``survey`` leaves out (a None seed as a carry's init, a
         let that names its value's storage, the init of a carry not rebound; a Yield's value
-        there, ``reads.unassigned``, is not looked at); the bound names are the binders' and the cells'.
+        there, ``reads.unassigned``, is not looked at; a view's tensor, read by its let, only once
+        the view is read under a name of its C++ variable); the bound names are the binders' and the cells'.
         Only the statements holding those reads as whole values are looked at (found by their
         places in the body's walk), and the cell declarations, not their expressions."""
         order = walk_of(body).order  # (the walk ``reads`` counts places in)
         used = set(reads.last)
         none_seeds, cpp, let_, loops = self.none_seeds, self.cpp, LET, (FOR, WHILE)
+        waiting: dict[str, list[str]] = {}  # a view's C++ variable -> the names its lets read (their tensors)
         for name, places in reads.whole.items():
             if name in used:
                 continue
@@ -494,10 +496,21 @@ class LowerToEmission(Pass):
             for place in places:
                 stmt = order[place]  # (a Let, its value; or a loop, one of its carries' inits)
                 kind = type(stmt)
+                if kind is let_ and type(stmt.value) in VIEW_LETS:  # (read once the view is: below)
+                    view = stmt.var.name
+                    waiting.setdefault(cpp.get(view, view), []).append(name)
+                    continue
                 if kind is let_ and self.names_one_storage(stmt) or kind in loops and (seed or not _inits_rebound(stmt, name)):
                     continue  # (a read that does not count)
                 used.add(name)
                 break
+        if waiting:  # (a view read under any name of its C++ variable reads its tensor, through chains of views)
+            read = [cpp.get(name, name) for name in used]
+            while read:
+                for name in waiting.pop(read.pop(), ()):
+                    if name not in used:
+                        used.add(name)
+                        read.append(cpp.get(name, name))
         bound = [binder.name for binder in named_binders(body)]
         cell_decl = CELL_DECL
         bound += [stmt.cell for stmt in order if type(stmt) is cell_decl]

@@ -20,6 +20,7 @@ from .util import BODY_FIELDS, TYPE_PRODUCTIONS, note_unrebound_yields
 # further into them. A binder is a name and its type; a carry plan and a TaskId's source are
 # terminals only.
 READS_NOTHING = TYPE_PRODUCTIONS | {"Int", "Binder", "Carry", "TidSource", "NoTask"}
+VIEWS = frozenset({"SliceTensor", "TransposeTensor", "ReshapeTensor"})  # (a let of one reads its tensor as a whole value)
 # Statements none of whose fields reads a name (a scope's body is walked on its own; a return emits nothing)
 READ_NONE = frozenset({"Scope", "CellDecl", "Declare", "Return"})
 
@@ -28,7 +29,8 @@ class Reads(NamedTuple):
     """What ``body_reads`` found of the reads of the statements' own expressions (returns left
     out), by places in the body's walk (``walk_of(body).order``). A name read as a whole value
     (a let's value, a carry's init: a read that lower_to_emission may not count, when it copies
-    nothing) is read there: ``whole``, name -> the places of each such read, in order. A Yield's
+    nothing), or as the tensor of a view's let (emitted only where the view is read), is read
+    there: ``whole``, name -> the places of each such read, in order. A Yield's
     value where the carry (if result) is not rebound, which the Yield assigns nothing
     (``note_unrebound_yields``): ``unassigned``, name -> the place of the last such read. Any
     other read: ``last``, name -> the place of the last statement that reads it so."""
@@ -131,6 +133,9 @@ def read_walk(body, marks: frozenset | set = frozenset()) -> Reads:
             kind = node._production
             if kind == "Var":
                 places(node.name, []).append(here)
+            elif kind in VIEWS and node.tensor._production == "Var":  # (its tensor a whole value: read where the view is)
+                places(node.tensor.name, []).append(here)
+                nodes += [child for child in node._children() if child is not node.tensor]
             elif kind not in READS_NOTHING:
                 push(node)
             deps = ()

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import compile_check
+from conftest import compile_check, pass_input
 
 import nanopass
+from nanopass.passes.lower_to_emission import LowerToEmission
+from nanopass.passes.reads import read_walk
+from nanopass.rewrite import PassContext
 
 PROGRAM = '''\
 import nanopass.dsl as pl
@@ -66,3 +69,24 @@ def test_a_view_read_by_a_read_view_is_declared(tmp_path):
     assert "Tensor s4 = ext_b.reshape(s4_shapes, 2);" in code
     assert "params_t0.add_input(v);" in code
     compile_check(code, tmp_path)
+
+
+@pytest.mark.parametrize("reader", ["nothing", "the task through b", "a read view"])
+def test_both_ways_of_finding_the_names_read_agree_on_views(tmp_path, reader):
+    # ``survey``, and ``used_and_bound`` from hoist_scope_escapes' walk when it made one (which
+    # counted s4 read by the unread s17 after survey no longer did)
+    body = UNREAD["reshape of a reshape"]
+    if reader == "the task through b":
+        body = body.replace("self.k(x, w)", "self.k(pl.reshape(b, [4, 8]), w)")
+    elif reader == "a read view":
+        body = body.replace("self.k(x, w)", "self.k(pl.slice(s4, [4, 8], [0, 0]), w)")
+    path = tmp_path / "views.py"
+    path.write_text(PROGRAM.replace("BODY\n", body))
+    given = pass_input(path, "lower_to_emission")
+    lowering = LowerToEmission(PassContext())
+    lowering.prepare(given)
+    body = given.orch.body
+    surveyed, _ = lowering.survey(body, {s.param for s in given.orch.slots})
+    walked, _ = lowering.used_and_bound(body, read_walk(body))
+    assert ("s4" in surveyed) == (reader != "nothing")
+    assert surveyed & {"s4", "s17", "ext_b"} == walked & {"s4", "s17", "ext_b"}
