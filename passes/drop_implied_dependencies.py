@@ -89,18 +89,27 @@ class DropImpliedDependencies(LeanPass):
         if not any(s._production in ("Task", "HostFence") and any(_removable_kind(d) for d in s.deps)
                    for s in iter_stmts(func.body)):
             return program
-        order = runtime_order(program)
+        self.where = places(func.body, ("Task", "HostFence", "For", "While"))
+        # One analysis tracking every task in a loop with an edge this pass may drop answers the
+        # three questions (which edges are implied, ``first_iteration_loops``, ``runs_chained``:
+        # they ask of those tasks); where it gives up, the analysis of the relevant tasks alone,
+        # the others asked of their own
+        waiters = [place.stmt for place in self.where.values() if place.stmt._production == "Task" and place.loops
+                   and any(map(_removable_kind, place.stmt.deps))]
+        order = runtime_order(program, track=waiters) if waiters else None
+        self.shared = order is not None
+        if order is None:
+            order = runtime_order(program)
         if order is None:
             return program
         self.order = order
         self.program = program
-        self.tracked = None  # ``runs_chained``'s analysis, once asked
+        self.tracked = order if self.shared else None  # ``runs_chained``'s analysis, once asked
         self.conditions = None  # ``assumed``, once asked
         self.dropped: set[str] = set()  # TaskId binders a dropped edge named
         self.unread: set[str] | None = None  # set: the second walk unbinds these TaskIds
         self.names = FreshVersions(taken_names(func))
         self.counters = dict(loop_counters(func.body))  # counter name -> (its binder, id(its loop))
-        self.where = places(func.body, ("Task", "HostFence", "For", "While"))
         self.decls: list = []  # the cells of the edges inserted only where a counter says
         self.first_only: dict[int, list] = {}  # id(loop) -> [(cell, its value before the loop)]
         self.first_loops = self.first_iteration_loops(program)
@@ -300,8 +309,9 @@ class DropImpliedDependencies(LeanPass):
 
     def runs_chained(self, task) -> bool:
         """Every run of ``task`` is ordered after its previous run: known where ``task`` is
-        relevant to ``order`` (an edge names it), else from one more analysis that tracks the
-        tasks in two loops or more with a compiler edge (asked once; where it gives up, no)."""
+        tracked by ``order`` (an edge names it, or ``order`` is the analysis tracking every task
+        in a loop with an edge this pass may drop), else from one more analysis that tracks the tasks in
+        two loops or more with a compiler edge (asked once; where it gives up, no)."""
         n = self.order.number[id(task)]
         if n in self.order.chained_at:
             return self.order.is_ordered(n, n)
@@ -349,7 +359,8 @@ class DropImpliedDependencies(LeanPass):
 
     def first_iteration_loops(self, program) -> dict:
         """(id(task), position) -> ``first_iteration_loop``, for the tasks whose runs are not
-        chained (one more analysis, tracking them, where there are any)."""
+        chained (``order``, where it tracks every task in a loop with an edge this pass may drop; else one
+        more analysis, tracking them, where there are any)."""
         found = {}
         for place in self.where.values():
             task = place.stmt
@@ -364,7 +375,7 @@ class DropImpliedDependencies(LeanPass):
         if not found:
             return found
         tasks = {id(self.where[key[0]].stmt): self.where[key[0]].stmt for key in found}
-        chained = runtime_order(program, track=list(tasks.values()))  # (``order`` tracks only the tasks edges name)
+        chained = self.order if self.shared else runtime_order(program, track=list(tasks.values()))
         if chained is None:
             return {}
         return {key: loop for key, loop in found.items()
