@@ -17,7 +17,7 @@ from nanopass.rewrite import Pass, register, trusted_maker
 from .aliases import written_roots
 from .allocations import held_allocations
 from .kernels import kernel_table
-from .reads import body_reads
+from .reads import read_walk
 from .util import carry_arrays, defined_binders, iter_stmts, last_of_subtree, var_reads
 
 H = HOISTED
@@ -104,15 +104,14 @@ class HoistScopeEscapes(Pass):
     def number(self, body) -> None:
         """Number statements in program order (their places in the body's walk); note where each
         scope ends and when each name is last read (by a statement's own expressions:
-        ``body_reads``, whose walk lower_to_emission reuses; returns emit nothing and read
-        nothing; by root: ``root_reads``)."""
+        ``read_walk``; returns emit nothing and read nothing; by root: ``root_reads``)."""
         ends: dict[int, list] = {}  # id of the last statement of a scope's subtree -> the ids of the scopes it ends
         for stmt in walk_of(body).compound:
             if stmt._production == "Scope":
                 ends.setdefault(id(last_of_subtree(stmt)), []).append(id(stmt))
-        reads = body_reads(body, ends.keys())
+        reads = read_walk(body, ends.keys())
         self.scope_end = {scope: place for last, place in reads.marked.items() for scope in ends[last]}
-        self.name_read = reads.last_read()  # name -> the place of its last read
+        self.name_read = reads.last  # name -> the place of its last read
         self.last_read: dict[str, int] | None = None  # root -> the same, its aliases' folded in (``root_reads``)
 
     def root_reads(self) -> dict[str, int]:

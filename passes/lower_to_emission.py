@@ -6,15 +6,13 @@ from typing import Any
 
 from nanopass.errors import InternalError
 from nanopass.language import walk
-from nanopass.languages.named import named_binders
-from nanopass.languages.statements import DEFINING, defined_binders, kept_result, walk_of
+from nanopass.languages.statements import DEFINING, defined_binders
 from nanopass.languages import EMISSION, ENCODED
 from nanopass.languages.terms import ArgDir, BinOp, CoreType, DepSource, DType, ParamDir
 from nanopass.rewrite import Pass, register
 
 from .kernels import kernel_table, output_params
 from .naming import NameTable
-from .reads import body_reads
 from .types import type_env
 from .util import carry_arrays, iter_stmts, note_unrebound_yields, unrebound_positions
 
@@ -46,12 +44,6 @@ TASK_ID = DType.TASK_ID  # (read once: an enum member read through its class cos
 
 def is_tid(ty) -> bool:
     return ty._production == "ScalarType" and ty.dtype is TASK_ID
-
-
-def _inits_rebound(loop, name: str) -> bool:
-    """Whether a carry of ``loop`` whose init is the name ``name`` is rebound: declared ahead of
-    the loop, holding the init (a carry not rebound is its init's variable, and reads nothing)."""
-    return any(it.plan.rebind for it in loop.iters if it.init._production == "Var" and it.init.name == name)
 
 
 def note_unrebound(loop, yields: dict[int, tuple], followers: dict[str, list[str]]) -> None:
@@ -114,11 +106,7 @@ class LowerToEmission(Pass):
         self.kernel_facts: dict[str, tuple] = {}  # kernel name -> ``facts_of`` it
         self.alloc_count = 0
         self.barrier_count = 0
-        reads = kept_result(body_reads, (func.body,))  # (hoist_scope_escapes' walk, when it made one)
-        if reads is None:
-            self.used, bound = self.survey(func.body, {s.param for s in func.slots})
-        else:
-            self.used, bound = self.used_and_bound(func.body, reads)
+        self.used, bound = self.survey(func.body, {s.param for s in func.slots})
         self.names = NameTable([*(self.cn(p.name) for p in func.params), *bound, *(d.name for d in func.dyn_defs)])
         self.loops: list[Any] = []
         self.array_sizes: dict[str, int] = {}
@@ -473,48 +461,6 @@ class LowerToEmission(Pass):
             used.update(map(cpp.__getitem__, renamed))
             bound = list(map(cpp.get, bound, bound))
         return used, bound
-
-    def used_and_bound(self, body, reads) -> tuple[set[str], list[str]]:
-        """``survey``'s answer, complete, from the reads an earlier pass's walk of the same body
-        found (``reads.body_reads``: every read of every statement but returns) and the binders
-        remap_output_aliases named (``named_binders``): a name is read if one of its reads is one
-        ``survey`` counts: any read but as a whole value, or a read as a whole value (a let's
-        value, a carry's init) but those ``survey`` leaves out (a None seed as a carry's init, a
-        let that names its value's storage, the init of a carry not rebound; a Yield's value
-        there, ``reads.unassigned``, is not looked at; a view's tensor, read by its let, only once
-        the view is read under a name of its C++ variable); the bound names are the binders' and the cells'.
-        Only the statements holding those reads as whole values are looked at (found by their
-        places in the body's walk), and the cell declarations, not their expressions."""
-        order = walk_of(body).order  # (the walk ``reads`` counts places in)
-        used = set(reads.last)
-        none_seeds, cpp, let_, loops = self.none_seeds, self.cpp, LET, (FOR, WHILE)
-        waiting: dict[str, list[str]] = {}  # a view's C++ variable -> the names its lets read (their tensors)
-        for name, places in reads.whole.items():
-            if name in used:
-                continue
-            seed = cpp.get(name, name) in none_seeds  # (a None seed's reads as a carry's init do not count)
-            for place in places:
-                stmt = order[place]  # (a Let, its value; or a loop, one of its carries' inits)
-                kind = type(stmt)
-                if kind is let_ and type(stmt.value) in VIEW_LETS:  # (read once the view is: below)
-                    view = stmt.var.name
-                    waiting.setdefault(cpp.get(view, view), []).append(name)
-                    continue
-                if kind is let_ and self.names_one_storage(stmt) or kind in loops and (seed or not _inits_rebound(stmt, name)):
-                    continue  # (a read that does not count)
-                used.add(name)
-                break
-        if waiting:  # (a view read under any name of its C++ variable reads its tensor, through chains of views)
-            read = [cpp.get(name, name) for name in used]
-            while read:
-                for name in waiting.pop(read.pop(), ()):
-                    if name not in used:
-                        used.add(name)
-                        read.append(cpp.get(name, name))
-        bound = [binder.name for binder in named_binders(body)]
-        cell_decl = CELL_DECL
-        bound += [stmt.cell for stmt in order if type(stmt) is cell_decl]
-        return self.in_cpp_names(used, bound)
 
     def allocated_outs(self, task) -> tuple:
         """``(i, index)`` for each output ``i`` of ``task`` that the runtime allocates, as

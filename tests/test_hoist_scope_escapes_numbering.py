@@ -1,6 +1,6 @@
 """``hoist_scope_escapes`` numbers the statements by their places in the body's kept walk and finds
 where each scope ends from the last statement of its subtree (``number``), with no walk of its
-own but the walk of reads it hands on to lower_to_emission (``reads.body_reads``). Its numbering must equal the numbering by definition (program order, a scope ending at the
+own but its walk of reads (``reads.read_walk``). Its numbering must equal the numbering by definition (program order, a scope ending at the
 last statement of its subtree, each root last read where a statement's own expressions last
 read a name of it), and the pass's output with it the output with the definition, on every
 example and golden program, the bench shapes and random programs (manual scopes too).

@@ -84,13 +84,12 @@ def test_carries_of_their_own_ids_look_for_no_per_iteration_loop(tmp_path, monke
     assert loops == []
 
 
-def numbering(tree, reads_nothing) -> tuple[dict, dict]:
+def numbering(tree, reads_nothing) -> dict:
     """The walk of reads ``hoist_scope_escapes`` numbers ``tree`` by (``reads.read_walk``: the
-    places each name is read at), entering every node but those of ``reads_nothing``."""
+    place each name is last read at), entering every node but those of ``reads_nothing``."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(reads, "READS_NOTHING", reads_nothing)
-        found = reads.read_walk(tree.orch.body)
-        return found.last, found.whole
+        return reads.read_walk(tree.orch.body).last
 
 
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.py")) + ["scopes"], ids=lambda p: getattr(p, "stem", p))

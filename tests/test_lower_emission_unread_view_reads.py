@@ -14,7 +14,6 @@ from conftest import compile_check, pass_input
 
 import nanopass
 from nanopass.passes.lower_to_emission import LowerToEmission
-from nanopass.passes.reads import read_walk
 from nanopass.rewrite import PassContext
 
 PROGRAM = '''\
@@ -72,9 +71,7 @@ def test_a_view_read_by_a_read_view_is_declared(tmp_path):
 
 
 @pytest.mark.parametrize("reader", ["nothing", "the task through b", "a read view"])
-def test_both_ways_of_finding_the_names_read_agree_on_views(tmp_path, reader):
-    # ``survey``, and ``used_and_bound`` from hoist_scope_escapes' walk when it made one (which
-    # counted s4 read by the unread s17 after survey no longer did)
+def test_survey_counts_a_view_read_only_where_the_view_is_read(tmp_path, reader):
     body = UNREAD["reshape of a reshape"]
     if reader == "the task through b":
         body = body.replace("self.k(x, w)", "self.k(pl.reshape(b, [4, 8]), w)")
@@ -87,6 +84,5 @@ def test_both_ways_of_finding_the_names_read_agree_on_views(tmp_path, reader):
     lowering.prepare(given)
     body = given.orch.body
     surveyed, _ = lowering.survey(body, {s.param for s in given.orch.slots})
-    walked, _ = lowering.used_and_bound(body, read_walk(body))
     assert ("s4" in surveyed) == (reader != "nothing")
-    assert surveyed & {"s4", "s17", "ext_b"} == walked & {"s4", "s17", "ext_b"}
+    assert ("ext_b" in surveyed) == (reader != "nothing")
