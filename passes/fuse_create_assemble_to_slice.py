@@ -210,17 +210,16 @@ class FuseCreateAssembleToSlice(Pass):
         of it that replaces it (``replaced_create``): the second becomes a copy of the first where
         the first one's value is dead from the second's creation on and the second is overwritten
         before anything reads it."""
-        sets = []
-        for stmt in iter_stmts(func.body):
-            if stmt._production != "Let" or stmt.value._production != "AssembleTensor":
-                continue
-            source = stmt.value.source
-            held = self.places.get(source.name, ()) if source._production == "Var" else ()
-            roots = {root for root, _ in held}
-            if len(roots) > 1 and roots <= self.creates.keys() and all(region is FULL for _, region in held):
-                sets.append(roots)
-        if not sets:
+        # (``func`` is the function as analysed: its assembles are those ``live_uses`` indexed in
+        # each block, so a function with no source of several creates is not walked again)
+        if not any(self.creates_chosen(uses.stmts[at]) for uses in self.parts.values() for at in uses.assembles):
             return None
+        sets = []  # (in program order: the pairs are looked for in that order)
+        for stmt in iter_stmts(func.body):
+            if stmt._production == "Let" and stmt.value._production == "AssembleTensor":
+                roots = self.creates_chosen(stmt)
+                if roots:
+                    sets.append(roots)
         # every if with a create at the top of each branch, at once (each pair is two creates of its
         # own if's branches: no two pairs share one); else the first replaced create, alone (its proof
         # reads the uses of the first create, to which another pair's copy would add)
@@ -257,6 +256,16 @@ class FuseCreateAssembleToSlice(Pass):
         for _, second, _ in pairs.values():
             self.creates.pop(second.var.name, None)  # (a copy of the first now)
         return func.replace(body=rewrite(func.body))
+
+    def creates_chosen(self, assemble) -> set[str] | None:
+        """The creates the source of the assemble ``assemble`` may be when it may be several, each
+        whole (``storage_map``'s roots, all made by ``pl.create_tensor``); else None."""
+        source = assemble.value.source
+        held = self.places.get(source.name, ()) if source._production == "Var" else ()
+        roots = {root for root, _ in held}
+        if len(roots) > 1 and roots <= self.creates.keys() and all(region is FULL for _, region in held):
+            return roots
+        return None
 
     def find_shareable(self, stmts, sets: list, manual: bool) -> tuple | None:
         """The first ``if`` in ``stmts`` (wherever nested) with a pair of creates that one buffer can

@@ -5,7 +5,8 @@ statement's own live uses (``own_uses``, filled by ``live_uses``) held an entry 
 statement: about 6 MiB of the pass's 27 MiB at N = 16,000 on the reuses shape, which no longer
 fit the caches with the rest, so the pass grew 22-28x from N = 1,000 to 16,000 although the
 lines it runs grow 16x. Counted here, not timed: the entries keyed by id after the pass ran, at
-two sizes."""
+two sizes; and the whole-function walks, of which f01c69e made a second one to look for a source
+of several creates (``share_exclusive_creates``) that the blocks' indexed assembles answer."""
 
 from __future__ import annotations
 
@@ -38,3 +39,20 @@ def test_the_tables_by_node_hold_entries_per_block_and_assemble_not_per_statemen
             s._production == "Let" and s.value._production == "AssembleTensor" for s in iter_stmts(out.orch.body)
         )
         assert entries_by_id(pass_) <= 2 * assembles + blocks < len(stmts), (size, entries_by_id(pass_), len(stmts))
+
+
+def test_the_function_is_walked_whole_once_when_no_source_may_be_several_creates(tmp_path, monkeypatch):
+    # (the walk that finds an assemble at all; the sharing of creates reads the blocks' assembles
+    # that ``live_uses`` indexed, and walks the function only for a source of several creates)
+    program = pass_input(bench_file(tmp_path, "reuses", 40), FUSE)
+    walks = []
+    iter_stmts_walked = fuse.iter_stmts
+
+    def counted(stmts):
+        walks.append(stmts)
+        return iter_stmts_walked(stmts)
+
+    monkeypatch.setattr(fuse, "iter_stmts", counted)
+    out = fuse.FuseCreateAssembleToSlice(PassContext()).run(program)
+    assert out is not program
+    assert sum(stmts is program.orch.body for stmts in walks) == 1, len(walks)
