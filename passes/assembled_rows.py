@@ -105,7 +105,8 @@ def read_names(stmt, kernels: dict, live: set[str]) -> set[str]:
 
 
 def dead_assembles(
-    body, kernels: dict, roots: dict, places: dict, live: set[str], fills: dict | None = None, creates: dict | None = None, root_read=None, walked: dict | None = None,
+    body, kernels: dict, roots: dict, places: dict, live: set[str], fills: dict | None = None,
+    creates: dict | None = None, root_read=None, walked: dict | None = None,
 ) -> set[int]:
     """The ids of the assembles whose rows nothing reads, wherever nested. An assemble is dead when
     every buffer its target may be is made in the body (by ``pl.create_tensor``, or by the runtime
@@ -118,8 +119,8 @@ def dead_assembles(
     only where a read can decide: for the whole body when a target is only created buffers, for a
     block when a later fill there covers an earlier one. With ``fills``, the ``Placement``
     of each assemble of a created source that the walk made is entered there by the id of the
-    assemble. With ``creates``, the function's ``pl.create_tensor`` values are entered there by name (the
-    walk finds them with the assembles). With ``root_read`` (a root -> whether a statement reads
+    assemble. With ``creates``, the function's ``pl.create_tensor`` values are entered there by
+    name (the walk finds them with the assembles). With ``root_read`` (a root -> whether a statement reads
     a name stored in it), that question is asked of a target's roots instead of a walk of the
     body for the roots every statement reads. With ``walked`` (``live_uses``' ``parts`` of the
     body: every block of it, with its assembles and creates), the blocks with assembles and the
@@ -492,10 +493,10 @@ def live_uses(stmts, live: set[str], kept=None, parts: dict | None = None) -> di
     (``RemoveDeadValues.liveness``): a pure let whose name is dead, a dead loop carry's init and
     yielded value, and a dead if result's yielded values read nothing that anything observes.
     ``kept`` marks, for the ``Yield`` ending ``stmts``, which of its values are live; a statement
-    without bodies counts its ``own_live_uses``. With ``parts``, each block walked (``stmts`` and every body in it) is entered there by its id:
-    ``parts[id(block)]`` is how often each of its statements (its bodies included) reads each name
-    so, indexed, with the block's binders and creates (``BlockUses``; the block's counts are its
-    positions' lengths)."""
+    without bodies counts its ``own_live_uses``. With ``parts``, each block walked (``stmts`` and
+    every body in it) is entered there by its id: ``parts[id(block)]`` is how often each of its
+    statements (its bodies included) reads each name so, indexed, with the block's binders and
+    creates (``BlockUses``; the block's counts are its positions' lengths)."""
     counts: dict[str, int] = {}
     index = bound = None
     if parts is not None:
