@@ -104,15 +104,8 @@ def read_names(stmt, kernels: dict, live: set[str]) -> set[str]:
     return set(var_reads(read))
 
 
-def _reads_all_it_mentions(stmt) -> bool:
-    """Whether ``read_names`` of ``stmt`` (a statement without bodies) are the names of its
-    ``own_live_uses``: all but a task's, an assemble's and a ``Yield``'s (which reads nothing here)."""
-    kind = stmt._production
-    return kind != "Task" and kind != "Yield" and not (kind == "Let" and stmt.value._production == "AssembleTensor")
-
-
 def dead_assembles(
-    body, kernels: dict, roots: dict, places: dict, live: set[str], fills: dict | None = None, own: dict | None = None,
+    body, kernels: dict, roots: dict, places: dict, live: set[str], fills: dict | None = None,
     creates: dict | None = None, root_read=None, walked: dict | None = None,
 ) -> set[int]:
     """The ids of the assembles whose rows nothing reads, wherever nested. An assemble is dead when
@@ -126,11 +119,8 @@ def dead_assembles(
     only where a read can decide: for the whole body when a target is only created buffers, for a
     block when a later fill there covers an earlier one. With ``fills``, the ``Placement``
     of each assemble of a created source that the walk made is entered there by the id of the
-    assemble. With ``own`` (``live_uses``' table of each statement's ``own_live_uses``), the
-    reads of a statement there that reads all it mentions (not a task, which does not read its
-    ``Out`` arguments, nor an assemble, which does not read its target) are its entry's names.
-    With ``creates``, the function's ``pl.create_tensor`` values are entered there by name (the
-    walk finds them with the assembles). With ``root_read`` (a root -> whether a statement reads
+    assemble. With ``creates``, the function's ``pl.create_tensor`` values are entered there by
+    name (the walk finds them with the assembles). With ``root_read`` (a root -> whether a statement reads
     a name stored in it), that question is asked of a target's roots instead of a walk of the
     body for the roots every statement reads. With ``walked`` (``live_uses``' ``parts`` of the
     body: every block of it, with its assembles and creates), the blocks with assembles and the
@@ -185,9 +175,7 @@ def dead_assembles(
     def reads_itself(stmt) -> list:
         found = own_reads.get(id(stmt))
         if found is None:
-            names = own.get(id(stmt)) if own is not None and _reads_all_it_mentions(stmt) else None
-            if names is None:
-                names = read_names(stmt, kernels, live)
+            names = read_names(stmt, kernels, live)
             found = own_reads[id(stmt)] = [where for name in names for where in places.get(name, ())]
         return found
 
@@ -199,15 +187,7 @@ def dead_assembles(
             read_roots = set()
             add = read_roots.add
             for stmt in iter_stmts(body):
-                kind = stmt._production
-                names = None
-                if own is not None and kind != "Task" and kind != "Yield" and not (
-                    kind == "Let" and stmt.value._production == "AssembleTensor"
-                ):  # (_reads_all_it_mentions)
-                    names = own.get(id(stmt))
-                if names is None:
-                    names = read_names(stmt, kernels, live)
-                for name in names:
+                for name in read_names(stmt, kernels, live):
                     for root, _ in places.get(name, ()):
                         add(root)
         return read_roots
@@ -508,17 +488,15 @@ def visible_binders(stmt) -> list:
     return out
 
 
-def live_uses(stmts, live: set[str], kept=None, own: dict | None = None, parts: dict | None = None) -> dict[str, int]:
+def live_uses(stmts, live: set[str], kept=None, parts: dict | None = None) -> dict[str, int]:
     """How often each name is read by ``stmts`` where the reading value is live
     (``RemoveDeadValues.liveness``): a pure let whose name is dead, a dead loop carry's init and
     yielded value, and a dead if result's yielded values read nothing that anything observes.
-    ``kept`` marks, for the ``Yield`` ending ``stmts``, which of its values are live. With
-    ``own``, each statement without bodies that is counted by ``own_live_uses`` (every one but a
-    ``Yield`` with ``kept``) is also entered there: ``own[id(stmt)]`` is its ``own_live_uses``.
-    With ``parts``, each block walked (``stmts`` and every body in it) is entered there by its id:
-    ``parts[id(block)]`` is how often each of its statements (its bodies included) reads each name
-    so, indexed, with the block's binders and creates (``BlockUses``; the block's counts are its
-    positions' lengths)."""
+    ``kept`` marks, for the ``Yield`` ending ``stmts``, which of its values are live; a statement
+    without bodies counts its ``own_live_uses``. With ``parts``, each block walked (``stmts`` and
+    every body in it) is entered there by its id: ``parts[id(block)]`` is how often each of its
+    statements (its bodies included) reads each name so, indexed, with the block's binders and
+    creates (``BlockUses``; the block's counts are its positions' lengths)."""
     counts: dict[str, int] = {}
     index = bound = None
     if parts is not None:
@@ -537,20 +515,18 @@ def live_uses(stmts, live: set[str], kept=None, own: dict | None = None, parts: 
                     _merge(uses, var_reads([v for v, keep in zip(stmt.values, kept) if keep]))
                 else:
                     uses = stmt_reads(stmt)
-                    if own is not None:
-                        own[id(stmt)] = uses
             elif kind in ("For", "While"):
                 carried = [it.var.name in live or res.name in live for it, res in zip(stmt.iters, stmt.results)]
                 _merge(uses, var_reads([stmt.start, stmt.stop, stmt.step] if kind == "For" else [stmt.cond]))
                 _merge(uses, var_reads([it.init for it, keep in zip(stmt.iters, carried) if keep]))
-                _merge(uses, live_uses(stmt.body, live, carried, own, parts))
+                _merge(uses, live_uses(stmt.body, live, carried, parts))
             elif kind == "If":
                 merged = [res.name in live for res in stmt.results]
                 _merge(uses, var_reads([stmt.cond]))
-                _merge(uses, live_uses(stmt.then, live, merged, own, parts))
-                _merge(uses, live_uses(stmt.orelse, live, merged, own, parts))
+                _merge(uses, live_uses(stmt.then, live, merged, parts))
+                _merge(uses, live_uses(stmt.orelse, live, merged, parts))
             else:  # (a with block)
-                uses = live_uses(stmt.body, live, kept, own, parts)
+                uses = live_uses(stmt.body, live, kept, parts)
             if bound is not None:
                 if kind != "Yield":
                     index.nested = True
@@ -583,8 +559,6 @@ def live_uses(stmts, live: set[str], kept=None, own: dict | None = None, parts: 
                 else:
                     for b in binders_of(stmt):
                         bound[b.name] = j
-            if own is not None:
-                own[id(stmt)] = uses
         if index is None:
             for name, k in uses.items():
                 counts[name] = counts.get(name, 0) + k

@@ -164,7 +164,7 @@ class FuseCreateAssembleToSlice(Pass):
         self.fills: dict[int, Placement] = {}
         self.creates: dict = {}  # the names bound to a CreateTensor -> its value (dropping assembles keeps them)
         dead = dead_assembles(
-            func.body, self.kernels, self.roots, self.places, self.live, self.fills, self.own_uses, self.creates,
+            func.body, self.kernels, self.roots, self.places, self.live, self.fills, self.creates,
             self.root_read if ROOT_READ_FROM_USES else None, self.parts if BLOCKS_FROM_USES else None,
         )
         if dead:
@@ -210,17 +210,16 @@ class FuseCreateAssembleToSlice(Pass):
         of it that replaces it (``replaced_create``): the second becomes a copy of the first where
         the first one's value is dead from the second's creation on and the second is overwritten
         before anything reads it."""
-        sets = []
-        for stmt in iter_stmts(func.body):
-            if stmt._production != "Let" or stmt.value._production != "AssembleTensor":
-                continue
-            source = stmt.value.source
-            held = self.places.get(source.name, ()) if source._production == "Var" else ()
-            roots = {root for root, _ in held}
-            if len(roots) > 1 and roots <= self.creates.keys() and all(region is FULL for _, region in held):
-                sets.append(roots)
-        if not sets:
+        # (``func`` is the function as analysed: its assembles are those ``live_uses`` indexed in
+        # each block, so a function with no source of several creates is not walked again)
+        if not any(self.creates_chosen(uses.stmts[at]) for uses in self.parts.values() for at in uses.assembles):
             return None
+        sets = []  # (in program order: the pairs are looked for in that order)
+        for stmt in iter_stmts(func.body):
+            if stmt._production == "Let" and stmt.value._production == "AssembleTensor":
+                roots = self.creates_chosen(stmt)
+                if roots:
+                    sets.append(roots)
         # every if with a create at the top of each branch, at once (each pair is two creates of its
         # own if's branches: no two pairs share one); else the first replaced create, alone (its proof
         # reads the uses of the first create, to which another pair's copy would add)
@@ -257,6 +256,16 @@ class FuseCreateAssembleToSlice(Pass):
         for _, second, _ in pairs.values():
             self.creates.pop(second.var.name, None)  # (a copy of the first now)
         return func.replace(body=rewrite(func.body))
+
+    def creates_chosen(self, assemble) -> set[str] | None:
+        """The creates the source of the assemble ``assemble`` may be when it may be several, each
+        whole (``storage_map``'s roots, all made by ``pl.create_tensor``); else None."""
+        source = assemble.value.source
+        held = self.places.get(source.name, ()) if source._production == "Var" else ()
+        roots = {root for root, _ in held}
+        if len(roots) > 1 and roots <= self.creates.keys() and all(region is FULL for _, region in held):
+            return roots
+        return None
 
     def find_shareable(self, stmts, sets: list, manual: bool) -> tuple | None:
         """The first ``if`` in ``stmts`` (wherever nested) with a pair of creates that one buffer can
@@ -343,11 +352,10 @@ class FuseCreateAssembleToSlice(Pass):
         # (every question asked of it is whether a removable value is live: ``enough`` answers
         # them all when every one is, without walking the expressions no effect reads by name)
         self.live, _ = dead_values.RemoveDeadValues.liveness(func.body, enough=LIVENESS_ENOUGH)
-        self.own_uses: dict[int, dict[str, int]] = {}  # id(statement without bodies) -> its ``own_live_uses``
         # id(analysed block) -> the live uses of each of its statements, indexed, with its binders
         # and creates (``live_uses``' parts)
         self.parts: dict[int, BlockUses] = {}
-        self.uses = live_uses(func.body, self.live, own=self.own_uses, parts=self.parts)
+        self.uses = live_uses(func.body, self.live, parts=self.parts)
         self.aliases_of: dict[str, set[str]] = {}  # root -> the names of it or stored in it
         aliases_of = self.aliases_of
         found = aliases_of.get  # (a set made only for a new root: ``setdefault`` makes one each time)
@@ -1324,7 +1332,7 @@ class FuseCreateAssembleToSlice(Pass):
             flat += _flatten(levels[m].stmts[levels[m].at + 1 :])
         if top < len(levels) - 1 or len(flat) > len(stmts) - at:
             after = self.uses_after(levels, min(top, k), loops, aliases)
-            index = _BlockIndex(flat, self.own_uses)
+            index = _BlockIndex(flat, self.live)
             owners = {}
             for m in range(top, len(levels) - 1):  # (each flattened block's Yield ends the statement around it)
                 block = levels[m + 1].stmts
@@ -1552,7 +1560,6 @@ class FuseCreateAssembleToSlice(Pass):
         is (from it on the rows must be unused)."""
         src = create.var.name
         names = set(aliases)
-        own = self.own_uses
         seen: dict[str, int] = {}  # name -> its live uses walked
         last, diverged = None, None
         shift, analysed = 0, index is None  # (``rows_unused_from`` reads the block as analysed)
@@ -1575,8 +1582,8 @@ class FuseCreateAssembleToSlice(Pass):
                     return False  # (which of its values are live uses is not known: not counted)
                 if kind in BODY_FIELDS or kind == "Yield":  # (its live uses, as ``live_uses`` counts them)
                     uses = _live_control_uses(stmt, owners.get(id(stmt)), self.live)
-                else:  # (live_uses' table: a statement's own_live_uses, when not empty, are all its reads)
-                    uses = own.get(id(stmt)) or stmt_reads(stmt)
+                else:  # (a dead pure let's reads are no live uses: passed over below)
+                    uses = stmt_reads(stmt)
                 if not names & uses.keys() or (kind == "Yield" and id(stmt) in carried):
                     continue
                 if kind == "Let" and stmt.value._production in dead_values.PURE and stmt.var.name not in self.live:
@@ -1688,7 +1695,7 @@ class FuseCreateAssembleToSlice(Pass):
             if INDEX_FROM_USES and uses is not None and uses.plain:
                 found = uses
             else:
-                found = _BlockIndex(block, self.own_uses, uses)
+                found = _BlockIndex(block, self.live, uses)
             self.indexes[id(block)] = found
         return found
 
@@ -2222,13 +2229,12 @@ class _BlockIndex(Counts):
     that mention a name (a ``Var`` of it anywhere in the statement, its bodies included) without
     accessing it (``mentioned``: in a ``Yield`` or as a loop carry's init); and ``made``, the
     position of each ``pl.create_tensor``. A statement without bodies but a ``Yield`` accesses
-    what it mentions, its reads: those that ``own`` (``live_uses``' table) counts are not walked
-    again (a statement's ``own_live_uses``, when not empty, are all its reads; only a dead pure
-    let's are left out). When every statement's accesses are its ``own`` entry (none has bodies
-    or is a ``Yield``, none is a dead let reading something), the block's live uses (``uses``,
-    ``live_uses``' index of them, when given) are its accesses: their index is shared."""
+    what it mentions, its reads (``stmt_reads``). When every statement's accesses are its live
+    uses (none has bodies or is a ``Yield``, none is a let reading something whose pure value is
+    dead: not ``live``), the block's live uses (``uses``, ``live_uses``' index of them, when
+    given) are its accesses: their index is shared."""
 
-    def __init__(self, block, own: dict[int, dict[str, int]], uses: Counts | None = None):
+    def __init__(self, block, live: set[str], uses: Counts | None = None):
         self.mentioned: dict[str, list[int]] = {}
         self.made: dict[str, int] = {}
         made, parts = self.made, []
@@ -2242,11 +2248,11 @@ class _BlockIndex(Counts):
                     if name not in counts:
                         self.mentioned.setdefault(name, []).append(j)
             else:
-                counts = own.get(id(stmt))
-                if not counts:
-                    shared = shared and counts is not None
-                    counts = stmt_reads(stmt)
-                    shared = shared and not counts
+                counts = stmt_reads(stmt)
+                if shared and counts and kind == "Let" and stmt.value._production in dead_values.PURE and (
+                    stmt.var.name not in live
+                ):
+                    shared = False  # (its reads are accesses, not live uses)
                 if kind == "Let" and stmt.value._production == "CreateTensor":
                     made[stmt.var.name] = j
             parts.append(counts)

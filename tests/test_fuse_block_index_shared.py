@@ -11,6 +11,7 @@ import pytest
 from test_fuse_shared_tables import analysed, blocks, inputs
 
 from nanopass.passes import fuse_create_assemble_to_slice as fuse
+from nanopass.passes.remove_dead_values import PURE
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +25,7 @@ def test_a_shared_index_is_the_one_built_from_the_accesses(programs):
         pass_ = analysed(program)
         for block in blocks(program.orch.body):
             uses = pass_.parts[id(block)]
-            got, built = fuse._BlockIndex(block, pass_.own_uses, uses), fuse._BlockIndex(block, pass_.own_uses)
+            got, built = fuse._BlockIndex(block, pass_.live, uses), fuse._BlockIndex(block, pass_.live)
             assert (got.positions, got.made, got.mentioned) == (built.positions, built.made, built.mentioned)
             if got.positions is uses.positions:
                 shared += 1
@@ -40,10 +41,11 @@ def test_a_dead_let_that_reads_a_name_is_not_shared(programs):
     for program in programs:
         pass_ = analysed(program)
         block = program.orch.body
-        dead = [s for s in block if id(s) in pass_.own_uses and not pass_.own_uses[id(s)] and fuse._accesses([s])]
+        dead = [s for s in block if s._production == "Let" and s.value._production in PURE and s.var.name not in pass_.live
+                and fuse._accesses([s])]
         if dead and all(s._production not in fuse.BODY_FIELDS and s._production != "Yield" for s in block):
             found += 1
-            index = fuse._BlockIndex(block, pass_.own_uses, pass_.parts[id(block)])
+            index = fuse._BlockIndex(block, pass_.live, pass_.parts[id(block)])
             assert index.positions is not pass_.parts[id(block)].positions
             assert index.positions != pass_.parts[id(block)].positions  # (the dead let's reads are accesses, not uses)
     assert found > 0

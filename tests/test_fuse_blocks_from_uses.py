@@ -52,8 +52,8 @@ def test_the_dead_assembles_creates_and_placements_are_the_same_both_ways(progra
         pass_ = analysed(program)
         args = (program.orch.body, pass_.kernels, pass_.roots, pass_.places, pass_.live)
         walked_fills, walked_creates, fills, creates = {}, {}, {}, {}
-        walked = assembled_rows.dead_assembles(*args, walked_fills, None, walked_creates)
-        assert assembled_rows.dead_assembles(*args, fills, None, creates, None, pass_.parts) == walked
+        walked = assembled_rows.dead_assembles(*args, walked_fills, walked_creates)
+        assert assembled_rows.dead_assembles(*args, fills, creates, None, pass_.parts) == walked
         assert creates == walked_creates and fills == walked_fills
         found += len(walked)
     assert found > 0

@@ -51,7 +51,7 @@ def test_a_plain_blocks_index_is_the_one_built_from_the_accesses(programs):
         pass_ = analysed(program)
         for block in blocks(program.orch.body):
             uses = pass_.parts[id(block)]
-            got, built = pass_.index_of(block), fuse._BlockIndex(block, pass_.own_uses)
+            got, built = pass_.index_of(block), fuse._BlockIndex(block, pass_.live)
             assert (got.positions, got.made, got.mentioned) == (built.positions, built.made, built.mentioned)
             if uses.plain:
                 plain += 1

@@ -51,7 +51,7 @@ def test_the_dead_assembles_are_the_same_both_ways(programs):
         pass_ = analysed(program)
         args = (program.orch.body, pass_.kernels, pass_.roots, pass_.places, pass_.live)
         walked = assembled_rows.dead_assembles(*args)
-        assert assembled_rows.dead_assembles(*args, None, pass_.own_uses, None, pass_.root_read) == walked
+        assert assembled_rows.dead_assembles(*args, root_read=pass_.root_read) == walked
         found += len(walked)
     assert found > 0
 

@@ -1,9 +1,8 @@
-"""``fuse_create_assemble_to_slice`` reads each statement's reads once and reuses what one of its
-analyses already knows: ``live_uses``' table of each statement's own reads (``own_uses``) serves
-the block prefix (``_Prefix``) and a block's index (``_BlockIndex``); the function's
-accesses are the counts of its top block's index; the placements ``dead_assembles`` makes are the
-rewrite's. Each table is checked here against the walk it replaces, on every bench shape (loops,
-carries, ifs, ``with`` blocks, assembles) and every example program."""
+"""``fuse_create_assemble_to_slice`` reuses what one of its analyses already knows: the function's
+accesses are the counts of its top block's index (``_BlockIndex``, each statement's accesses);
+the placements ``dead_assembles`` makes are the rewrite's. Each table is checked here against
+the walk it replaces, on every bench shape (loops, carries, ifs, ``with`` blocks, assembles) and
+every example program."""
 
 from __future__ import annotations
 
@@ -11,8 +10,9 @@ import pytest
 
 from conftest import EXAMPLES, pass_input, pass_inputs, sample_paths
 from nanopass.passes import fuse_create_assemble_to_slice as fuse
-from nanopass.passes.assembled_rows import Placement, dead_assembles, own_live_uses, stmt_reads
+from nanopass.passes.assembled_rows import Placement, dead_assembles, stmt_reads
 from nanopass.passes.kernels import kernel_table
+from nanopass.passes.remove_dead_values import PURE
 from nanopass.passes.util import BODY_FIELDS, iter_stmts, var_reads
 from nanopass.rewrite import PassContext
 from nanopass.tools.bench import SHAPES
@@ -87,26 +87,18 @@ def programs(tmp_path_factory):
     return found
 
 
-def test_the_own_reads_table_is_own_live_uses_of_each_statement_without_bodies(programs):
-    for program in programs:
-        pass_ = analysed(program)
-        stmts = [s for s in iter_stmts(program.orch.body) if s._production not in BODY_FIELDS]
-        entered = [s for s in stmts if id(s) in pass_.own_uses]
-        assert len(entered) >= len([s for s in stmts if s._production != "Yield"])
-        for stmt in entered:
-            assert pass_.own_uses[id(stmt)] == own_live_uses(stmt, pass_.live), stmt
-
-
-def test_a_block_index_from_the_own_reads_table_is_the_one_walked_again(programs):
+def test_a_block_index_counts_each_statements_accesses_and_the_functions_are_its_top_blocks(programs):
     walked_yields = dead_lets = 0
     for program in programs:
         pass_ = analysed(program)
         for block in blocks(program.orch.body):
-            from_table, walked = fuse._BlockIndex(block, pass_.own_uses), fuse._BlockIndex(block, {})
-            assert (from_table.positions, from_table.made) == (walked.positions, walked.made)
-            assert from_table.mentioned == walked.mentioned
+            index = fuse._BlockIndex(block, pass_.live)
+            for j, stmt in enumerate(block):
+                found = {n: at.count(j) for n, at in index.positions.items() if j in at}
+                assert found == fuse._accesses([stmt]), stmt
             walked_yields += sum(s._production == "Yield" and bool(s.values) for s in block)
-            dead_lets += sum(id(s) in pass_.own_uses and not pass_.own_uses[id(s)] and bool(fuse._accesses([s]))
+            dead_lets += sum(s._production == "Let" and s.value._production in PURE and s.var.name not in pass_.live
+                             and bool(fuse._accesses([s]))
                              for s in block)
         assert pass_.function_accesses() == fuse._accesses(program.orch.body)
     assert walked_yields > 0 and dead_lets > 0  # (blocks ending in a Yield, dead lets that read names)
@@ -211,26 +203,13 @@ def test_dead_assembles_finds_what_statements_read_only_where_a_read_decides(pro
     assert shortcut == 2
 
 
-def test_the_own_reads_table_serves_dead_assembles_and_the_mentions_as_their_walks(programs, overwritten,
-                                                                                    read_names_walked):
-    # dead_assembles' reads of a statement and a block index's names of one from live_uses' table
-    # are those read_names and var_reads walk (the table forced off: None, {}); the statements the
-    # table serves are not walked again
-    served = 0
+def test_a_block_index_mentions_each_name_a_statement_holds(programs, overwritten):
+    # (what a statement mentions: all its Vars, its bodies' too; one without bodies, its reads)
     for program in [*programs, overwritten]:
         pass_ = analysed(program)
-        args = (program.orch.body, pass_.kernels, pass_.roots, pass_.places, pass_.live)
-        read_names_walked[0] = 0
-        without_table = dead_assembles(*args)
-        alone = read_names_walked[0]
-        read_names_walked[0] = 0
-        fills: dict = {}
-        assert dead_assembles(*args, fills, pass_.own_uses) == without_table
-        served += alone - read_names_walked[0]
         for block in blocks(program.orch.body):
-            index = fuse._BlockIndex(block, pass_.own_uses)
-            for j, stmt in enumerate(block):  # (what a statement mentions: all its Vars, its bodies' too)
+            index = fuse._BlockIndex(block, pass_.live)
+            for j, stmt in enumerate(block):
                 walked_again = var_reads([stmt]) if stmt._production in BODY_FIELDS else stmt_reads(stmt)
                 found = {n for table in (index.positions, index.mentioned) for n, at in table.items() if j in at}
                 assert found == walked_again.keys(), stmt
-    assert served > 0
