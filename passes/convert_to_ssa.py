@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from typing import Any
 
 from nanopass.errors import InternalError
@@ -20,18 +20,6 @@ _VAR, _INT, _BIN, _CMP = S.Var, S.Int, S.Bin, S.Cmp
 _CONSTANT_CLASSES = frozenset(S.nodes[name] for name in _CONSTANTS)
 _EXPRS = frozenset(S.classes("Expr"))
 _CREATE = S.CreateTensor
-# role -> ``f"__{role}_v{k}"`` for k = 0, 1, ... (as far as a compile has asked: ``fresh``)
-_SUFFIXES: defaultdict[str, list[str]] = defaultdict(list)
-
-
-def _suffix(role: str, k: int) -> str:
-    """``f"__{role}_v{k}"``, kept in ``_SUFFIXES`` (with every suffix of ``role`` before it)."""
-    suffixes = _SUFFIXES[role]
-    while len(suffixes) <= k:
-        suffixes.append(f"__{role}_v{len(suffixes)}")
-    return suffixes[k]
-
-
 assert _CREATE is SURFACE.CreateTensor  # (``ConvertToSsa.rhs`` keeps a surface create as it is)
 # The nodes the pass builds take the fields of its input's (checked) nodes, names it versions
 # from checked names, and nodes it built: made by ``make_trusted`` (but for the few a Dummy, a
@@ -88,13 +76,11 @@ class ConvertToSsa(Pass):
     # -- names -------------------------------------------------------------------------------------
 
     def fresh(self, base: str, role: str) -> str:
+        """``f"{base}__{role}_v{k}"``, ``k`` the next version of ``base`` (counted per name)."""
         counters = self.counters
         k = counters.get(base, 0)
         counters[base] = k + 1
-        try:
-            return base + _SUFFIXES[role][k]  # (``f"__{role}_v{k}"`` made once for each role and k)
-        except IndexError:
-            return base + _suffix(role, k)
+        return f"{base}__{role}_v{k}"
 
     def version(self, name: str, role: str) -> str:
         """The name of a new definition of ``name`` (itself when it is defined once)."""
