@@ -432,6 +432,7 @@ def main(argv=None) -> int:
     last_note = start
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         pending = set()
+        order: dict = {}  # a pending future -> its place in the order of submission
         while True:
             while len(pending) < 2 * args.jobs and not stop:
                 if time.monotonic() - start >= budget:
@@ -441,12 +442,14 @@ def main(argv=None) -> int:
                 nxt = next(gen, None)
                 if nxt is None:
                     break
-                pending.add(pool.submit(work, nxt[0], nxt[1], args.host_region))
+                future = pool.submit(work, nxt[0], nxt[1], args.host_region)
+                order[future] = submitted
+                pending.add(future)
                 submitted += 1
             if not pending:
                 break
             done, pending = wait(pending, timeout=5, return_when=FIRST_COMPLETED)
-            for f in done:
+            for f in sorted(done, key=order.pop):  # (those done together, in the order they were submitted)
                 tally.add(f.result())
             if time.monotonic() - last_note >= 60:
                 last_note = time.monotonic()
