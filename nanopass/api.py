@@ -167,9 +167,9 @@ def run_pipeline(
     from nanopass.passes.pipeline import PIPELINE
 
     with collector_paused():
-        start = time.perf_counter()
+        start = time.thread_time()
         tree = surface_of(program, func_name)
-        seconds = time.perf_counter() - start if front_end_seconds is None else front_end_seconds
+        seconds = time.thread_time() - start if front_end_seconds is None else front_end_seconds
         if front_end_warnings is None:
             front_end_warnings = front_end_warnings_of(program, func_name)
         if inline_copies is None:

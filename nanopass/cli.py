@@ -91,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--skip", metavar="PASS", action="append", default=[],
                      help="run the pipeline without PASS (repeatable; the languages must still connect)")
     run.add_argument("--time-passes", action="store_true",
-                     help="print the time of loading, the front end, every pass and the printer (on stderr)")
+                     help="print the CPU time of loading, the front end, every pass and the printer (on stderr)")
     run.add_argument("--json", action="store_true", help="with --time-passes: one line of JSON instead of a table")
     checks = run.add_mutually_exclusive_group()
     checks.add_argument("--no-verify", action="store_true", help="skip the grammar/invariant checks between passes")

@@ -11,7 +11,7 @@ each rather than every run of one),
 the time Python's ``ast.parse`` takes on the same source in the same process just before and after
 the compile (the floor: any front end must read its input), their ratio (the median of the runs'
 ratios: both figures of a run are measured under the same conditions), the peak memory of the compile, the
-source and output sizes, and with ``--per-pass`` the wall-clock time of every pass.
+source and output sizes, and with ``--per-pass`` the CPU seconds of every pass (``Stage.seconds``: the thread's, ``time.thread_time``).
 
 Times are CPU seconds of the process (``time.process_time``), so other load on a shared machine
 does not count; ``ast.parse`` runs with the cyclic collector paused, as the compiler does, which
