@@ -203,7 +203,7 @@ class FuseCreateAssembleToSlice(Pass):
         level of an elif chain, not per pair: the pass stays linear in the ifs), else one of the
         second. Either pair keeps every value the program observes, each
         assemble a copy: a fresh buffer of the same shape and dtype stands for the one it replaces
-        where nothing can tell the two apart. A create at the top of each branch of one ``if``
+        where nothing can tell the two apart. A create directly in each branch of one ``if``
         (``_exclusive_creates``): every run makes exactly one, and nothing refers to it before it is
         made, so the ``then`` branch's moves to just before the ``if`` and the ``else`` branch's
         becomes a copy of it. A create before an ``if`` in its block and one at the top of a branch
@@ -220,7 +220,7 @@ class FuseCreateAssembleToSlice(Pass):
                 roots = self.creates_chosen(stmt)
                 if roots:
                     sets.append(roots)
-        # every if with a create at the top of each branch, at once (each pair is two creates of its
+        # every if with a create directly in each branch, at once (each pair is two creates of its
         # own if's branches: no two pairs share one); else the first replaced create, alone (its proof
         # reads the uses of the first create, to which another pair's copy would add)
         pairs = {}
@@ -2105,8 +2105,9 @@ def _kind_names(levels: list) -> list[str]:
 
 
 def _exclusive_creates(branch, sets: list) -> tuple | None:
-    """Two ``pl.create_tensor`` lets, one at the top of each branch of the ``if`` ``branch`` (each
-    runs exactly once when its branch runs, and no run takes both), both in one set of ``sets``
+    """Two ``pl.create_tensor`` lets, one directly in each branch of the ``if`` ``branch`` (not in
+    a loop or an ``if`` inside it: each runs exactly once when its branch runs, and no run takes
+    both), both in one set of ``sets``
     (the buffers an assemble's source may be), of the same shape, dtype, fill and tracking, the
     shape and fill reading no name the ``if`` binds (the same values at both, and before the
     ``if``): the ``then`` branch's and the ``else`` branch's; None when there are none."""
