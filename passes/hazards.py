@@ -1873,11 +1873,71 @@ def unordered_war_possible(func, store: dict, untracked: set[str]) -> bool:
     that only read). A necessary condition only: a task's reads count as before its own writes,
     and a read may come before a write when it comes first in program order (not in the other
     branch of an if) or when a loop holds both (a later iteration runs after every read of its
-    body). Roots are compared first; regions only if that finds a pair.
+    body). Roots are compared first, program order left out (``war_roots_meet``), then in program
+    order; regions only if both find a pair.
     """
-    return _write_after_read(func, store, untracked, _ReadRoots) and _write_after_read(
-        func, store, untracked, _ReadRegions
+    return (
+        war_roots_meet(func, store, untracked)
+        and _write_after_read(func, store, untracked, _ReadRoots)
+        and _write_after_read(func, store, untracked, _ReadRegions)
     )
+
+
+_ONE_BODY = frozenset({"For", "While", "Scope", "CompilerScope"})  # (the statements with a body and nothing else to walk)
+# (``war_roots_meet``: the ways a root is accessed, read by an Input argument, read and written by
+# an InOut one, written by an OutputExisting one or a host write; and the unions that hold a read
+# and a write the runtime does not order)
+_BY_INPUT, _BY_INOUT, _BY_EXISTING = 1, 2, 4
+_UNORDERED_WAYS = frozenset({_BY_INPUT | _BY_INOUT, _BY_INPUT | _BY_EXISTING, _BY_INOUT | _BY_EXISTING, 7})
+
+
+def war_roots_meet(func, store: dict, untracked: set[str]) -> bool:
+    """Whether some tracked root (by ``store``, ``untracked`` left out) is read by an Input
+    argument and written by an InOut one, or read by an Input or InOut argument and written by an
+    OutputExisting one or a host element write, wherever in ``func`` those are: a necessary
+    condition of ``unordered_war_possible`` (which asks, of the same pairs of accesses, that the
+    read may come before the write). One walk of the statements its walk visits (a task, a host
+    write, the bodies of loops, ifs and scopes), which stops at the first root so met."""
+    ways: dict[str, int] = {}  # root -> how arguments met so far access it (_BY_INPUT | _BY_INOUT | _BY_EXISTING)
+    nothing: tuple = ()
+    stack = [func.body]
+    while stack:
+        for stmt in stack.pop():
+            kind = stmt._production
+            if kind == "Task":
+                for arg in stmt.args:
+                    direction = arg.dir
+                    if direction is _INPUT:
+                        way = _BY_INPUT
+                    elif direction is _INOUT:
+                        way = _BY_INOUT
+                    elif direction is _OUTPUT_EXISTING:
+                        way = _BY_EXISTING
+                    else:
+                        continue
+                    value = arg.value
+                    if value._production != "Var":
+                        continue
+                    for root, _ in store.get(value.name, nothing):
+                        was = ways.get(root, 0)
+                        if not was & way and not (untracked and root in untracked):
+                            now = ways[root] = was | way
+                            if now in _UNORDERED_WAYS:
+                                return True
+            elif kind in _ONE_BODY:
+                stack.append(stmt.body)
+            elif kind == "If":
+                stack += (stmt.then, stmt.orelse)
+            elif kind == "WriteTensor":
+                value = stmt.tensor
+                if value._production == "Var":
+                    for root, _ in store.get(value.name, nothing):
+                        was = ways.get(root, 0)
+                        if not was & _BY_EXISTING and not (untracked and root in untracked):
+                            now = ways[root] = was | _BY_EXISTING
+                            if now in _UNORDERED_WAYS:
+                                return True
+    return False
 
 
 class _ReadRoots:
