@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from nanopass.languages import DIRECTED
+from nanopass.languages.statements import LOOPS, kept_result, walk_of
 from nanopass.languages.terms import BinOp, CmpOp, DType, UnOp
 from nanopass.rewrite import register
 
 from .lean import LeanPass, trips_any_is, trips_parity_is
 from .cells import taken_names, without_unread_cells
 from .loop_facts import invariant_conditions
-from .runtime_order import ASSUME, MIN, PARITY, RAN, runtime_order
+from .runtime_order import ASSUME, MIN, PARITY, RAN, gives_up, runtime_order
 from .util import FreshVersions, iter_stmts, loop_counters, places, var_reads
 
 D = DIRECTED
@@ -89,21 +90,27 @@ class DropImpliedDependencies(LeanPass):
         if not any(s._production in ("Task", "HostFence") and any(_removable_kind(d) for d in s.deps)
                    for s in iter_stmts(func.body)):
             return program
-        self.where = places(func.body, ("Task", "HostFence", "For", "While"))
-        # One analysis tracking every task in a loop with an edge this pass may drop answers the
-        # three questions (which edges are implied, ``first_iteration_loops``, ``runs_chained``:
-        # they ask of those tasks); where it gives up, the analysis of the relevant tasks alone,
-        # the others asked of their own
-        waiters = [place.stmt for place in self.where.values() if place.stmt._production == "Task" and place.loops
-                   and any(map(_removable_kind, place.stmt.deps))]
-        order = runtime_order(program, track=waiters) if waiters else None
-        self.shared = order is not None
+        if gives_up(program):  # (whatever it tracks)
+            return program
+        # The analysis of the relevant tasks alone that the pass before made of this program (it
+        # changed nothing), where there is one: the other two questions asked of their own when
+        # they arise. Else one analysis tracking every task in a loop with an edge this pass may
+        # drop answers the three (which edges are implied, ``first_iteration_loops``,
+        # ``runs_chained``: they ask of those tasks); where it gives up, the analysis of the
+        # relevant tasks alone, the others asked of their own
+        order = kept_result(runtime_order, (program,))
+        self.shared = False
         if order is None:
-            order = runtime_order(program)
+            waiters = _waiters_in_loops(func.body)
+            order = runtime_order(program, track=waiters) if waiters else None
+            self.shared = order is not None
+            if order is None:
+                order = runtime_order(program)
         if order is None:
             return program
         self.order = order
         self.program = program
+        self.where = places(func.body, ("Task", "HostFence", "For", "While"))
         self.tracked = order if self.shared else None  # ``runs_chained``'s analysis, once asked
         self.conditions = None  # ``assumed``, once asked
         self.dropped: set[str] = set()  # TaskId binders a dropped edge named
@@ -549,6 +556,29 @@ def _counter_name(counter) -> str | None:
     if isinstance(counter, str):
         return counter
     return counter[0] if _is_at_least(counter) else None
+
+
+def _waiters_in_loops(body) -> list:
+    """The tasks in a loop of ``body`` with an edge of a kind this pass may drop (derived, or on a
+    cell); none without a walk where ``body`` has no loop."""
+    if not any(s._production in LOOPS for s in walk_of(body).compound):
+        return []
+    out = []
+    stack = [(body, False)]
+    while stack:
+        stmts, in_loop = stack.pop()
+        for stmt in stmts:
+            kind = stmt._production
+            if kind == "Task":
+                if in_loop and any(map(_removable_kind, stmt.deps)):
+                    out.append(stmt)
+            elif kind in LOOPS:
+                stack.append((stmt.body, True))
+            elif kind == "If":
+                stack += [(stmt.then, in_loop), (stmt.orelse, in_loop)]
+            elif kind in ("Scope", "CompilerScope"):
+                stack.append((stmt.body, in_loop))
+    return out
 
 
 def _removable_kind(dep) -> bool:
