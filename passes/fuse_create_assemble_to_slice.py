@@ -687,7 +687,7 @@ class FuseCreateAssembleToSlice(Pass):
                 )
             else:
                 why = (
-                    "two of them may both be made in one run (only creates at the top of the two branches of one if, "
+                    "two of them may both be made in one run (only creates directly in the two branches of one if, "
                     "which no run makes both, or one that a branch replaces while the first is dead, share the rows), "
                     "and as views of the same rows the writes of the later one would go to the bytes the earlier one "
                     "holds"
