@@ -21,7 +21,6 @@ Invariant: the map is one: as many identifiers as renamed names, no name renamed
 from nanopass.errors import VerifyError
 
 from . import carried, hoisted, ssa
-from .statements import kept
 
 
 def check_name_map(program) -> None:
@@ -109,7 +108,6 @@ def binder_list(stmts, if_results_first: bool = False) -> list:
 
 
 def named_binders(body) -> list:
-    """``binder_list(body, if_results_first=True)``, kept (``statements.kept``): remap_output_aliases
-    names the binders in that order, and lower_to_emission, given the same body, takes the names
-    its helpers must not collide with from the same list."""
-    return kept(named_binders, (body,), lambda: binder_list(body, if_results_first=True))
+    """``binder_list(body, if_results_first=True)``: the order remap_output_aliases names the
+    binders in."""
+    return binder_list(body, if_results_first=True)
