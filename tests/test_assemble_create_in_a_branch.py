@@ -13,14 +13,9 @@ Each program that compiles is checked on its values for c in 0 and 1 (``tools/pr
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
-from nanopass.errors import UserError
-from nanopass.pipeline import PipelineError
-from nanopass.tools.properties import Findings, check_text
-from test_fuse_across_blocks import HEAD, LINE, MADE, RUNS, _cpp
+from test_fuse_across_blocks import LINE, MADE, RUNS, checked_and_placed, refusal
 
 OTHER = """        q = pl.create_tensor([16, 16], dtype=pl.FP32)
         q = self.step(y, q)
@@ -180,31 +175,18 @@ REFUSED = {
 @pytest.mark.parametrize("name", sorted(PLACEABLE))
 def test_a_create_in_a_branch_is_the_view_where_the_assemble_after_the_if_takes_it(name):
     body, pattern = PLACEABLE[name]
-    findings = Findings()
-    failures = check_text(HEAD + body, RUNS + [{"n": "1", "c": "1"}], findings)
-    assert failures == [], "\n".join(f"{f.kind}: {f.message}" for f in failures)
-    assert findings.refused_by_design == 0 and findings.programs == 1
-    code = _cpp(body)
-    assert re.search(pattern, code, re.S), code
+    checked_and_placed(body, RUNS + [{"n": "1", "c": "1"}], pattern)
 
 
 @pytest.mark.parametrize("name", sorted(REFUSED))
 def test_a_create_in_a_branch_whose_placement_would_be_seen_is_refused(name):
     body, line, message = REFUSED[name]
-    with pytest.raises((UserError, PipelineError)) as raised:
-        _cpp(body)
-    error = raised.value.error if isinstance(raised.value, PipelineError) else raised.value
-    assert str(error).split(": error: ", 1)[-1].startswith(message), str(error)
-    assert error.span is not None and error.span.line == LINE + line
+    error = refusal(body, line, message)
     if name == "create_in_a_loop":
         assert f"'p' is made in the loop of line {LINE + 4}, a buffer of its own in each iteration" in str(error), str(error)
 
 
 @pytest.mark.parametrize("name", sorted(NOT_SHARED))
 def test_creates_that_share_no_buffer_are_each_the_view_on_their_own_paths(name):
-    findings = Findings()
     runs = [{"n": str(n), "c": str(c)} for n in (0, 2) for c in (0, 1)]
-    failures = check_text(HEAD + NOT_SHARED[name], runs, findings)
-    assert failures == [], "\n".join(f"{f.kind}: {f.message}" for f in failures)
-    assert findings.refused_by_design == 0 and findings.programs == 1
-    assert "ext_big.view(" in _cpp(NOT_SHARED[name])
+    assert "ext_big.view(" in checked_and_placed(NOT_SHARED[name], runs)

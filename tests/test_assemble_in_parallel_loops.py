@@ -19,10 +19,7 @@ import re
 
 import pytest
 
-from nanopass.errors import UserError
-from nanopass.pipeline import PipelineError
-from nanopass.tools.properties import Findings, check_text
-from test_fuse_across_blocks import HEAD, LINE, MADE, RUNS, _cpp
+from test_fuse_across_blocks import LINE, MADE, RUNS, checked_and_placed, refusal
 
 VIEW_IF_THE_LOOP_RUNS = r"if \(0 < n\) \{.*ext_big\.view\(.*\} else \{.*alloc_tensors"
 
@@ -117,22 +114,12 @@ REFUSED = {
 @pytest.mark.parametrize("name", sorted(PLACEABLE))
 def test_a_loop_invariant_assemble_in_a_parallel_loop_is_placed_where_the_loop_runs(name):
     body, pattern = PLACEABLE[name]
-    findings = Findings()
-    failures = check_text(HEAD + body, RUNS, findings)
-    assert failures == [], "\n".join(f"{f.kind}: {f.message}" for f in failures)
-    assert findings.refused_by_design == 0 and findings.programs == 1
-    code = _cpp(body)
-    assert re.search(pattern, code, re.S), code
+    checked_and_placed(body, RUNS, pattern)
 
 
 @pytest.mark.parametrize("name", sorted(REFUSED))
 def test_a_write_of_the_source_or_its_rows_in_the_parallel_loop_is_refused_at_the_assemble(name):
     body, line, message = REFUSED[name]
-    with pytest.raises((UserError, PipelineError)) as raised:
-        _cpp(body)
-    error = raised.value.error if isinstance(raised.value, PipelineError) else raised.value
-    text = str(error).split(": error: ", 1)[-1]
-    assert text.startswith(message), str(error)
+    error = refusal(body, line, message)
     assert error.hint.startswith("create 'p' inside the pl.parallel loop"), error.hint
-    assert error.span is not None and error.span.line == LINE + line
     assert re.search(rf"across\.py:{LINE + line}:\d+: error", str(error)), str(error)

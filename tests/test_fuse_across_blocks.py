@@ -173,12 +173,31 @@ REFUSED = {
 @pytest.mark.parametrize("name", sorted(PLACEABLE))
 def test_a_source_made_in_another_block_is_placed_where_the_assemble_runs(name):
     body, pattern = PLACEABLE[name]
+    checked_and_placed(body, RUNS, pattern)
+
+
+def checked_and_placed(body: str, runs: list[dict], pattern: str | None = None) -> str:
+    """The C++ of ``HEAD + body``, after the hazard checker found it clean on ``runs`` (one
+    program, nothing refused by design) and, with ``pattern``, that the C++ matches it."""
     findings = Findings()
-    failures = check_text(HEAD + body, RUNS, findings)
+    failures = check_text(HEAD + body, runs, findings)
     assert failures == [], "\n".join(f"{f.kind}: {f.message}" for f in failures)
     assert findings.refused_by_design == 0 and findings.programs == 1
     code = _cpp(body)
-    assert re.search(pattern, code, re.S), code
+    if pattern is not None:
+        assert re.search(pattern, code, re.S), code
+    return code
+
+
+def refusal(body: str, line: int, message: str):
+    """The error that refuses ``HEAD + body``: its message starts with ``message`` and it names
+    line ``LINE + line``."""
+    with pytest.raises((UserError, PipelineError)) as raised:
+        _cpp(body)
+    error = raised.value.error if isinstance(raised.value, PipelineError) else raised.value
+    assert str(error).split(": error: ", 1)[-1].startswith(message), str(error)
+    assert error.span is not None and error.span.line == LINE + line
+    return error
 
 
 def _cpp(body: str) -> str:
@@ -197,9 +216,5 @@ def _cpp(body: str) -> str:
 @pytest.mark.parametrize("name", sorted(REFUSED))
 def test_a_placement_the_path_does_not_decide_at_the_create_is_refused_at_the_assemble(name):
     body, line, message = REFUSED[name]
-    with pytest.raises((UserError, PipelineError)) as raised:
-        _cpp(body)
-    error = raised.value.error if isinstance(raised.value, PipelineError) else raised.value
-    assert str(error).split(": error: ", 1)[-1].startswith(message), str(error)
-    assert error.span is not None and error.span.line == LINE + line
+    error = refusal(body, line, message)
     assert re.search(rf"across\.py:{LINE + line}:\d+: error", str(error)), str(error)
