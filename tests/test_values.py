@@ -206,3 +206,23 @@ def test_reads_are_matched_by_key_whatever_order_the_emitted_program_makes_them_
         (("get", 11, 0), ("absent",), ("task", 1, 1, (1, 1))),
     ]
     assert compare_values(written, written) == []
+
+
+def test_the_replay_holds_only_what_a_later_read_observes():
+    # a chain of 200 tasks, each reading the tile the one before wrote into a buffer of its own:
+    # the replay keeps the elements of the tiles a later read may observe, not of every tile so far
+    t = Traced()
+    for k in range(200):
+        t.trace.buffers[f"t{k}"] = Buffer(f"t{k}", TILE, "FLOAT32", "alloc")
+        t.task((whole("x" if k == 0 else f"t{k - 1}"), "INPUT"), (whole(f"t{k}"), "OUTPUT_EXISTING"))
+    t.task((whole("t199"), "INPUT"), (whole("x"), "INOUT"))
+    from nanopass.tools.values import _observe
+
+    reads = _observe(t.trace, None, ())
+    held = []
+    for read in reads:
+        held.append(sum(len(elements) for elements in reads.gi_frame.f_locals["memory"].values()))
+        k = read.key[1]
+        if 0 < k < 201 and read.key[2] == 0:  # what task k read is what task k - 1 wrote
+            assert read.versions == tuple(("task", k - 1, 1, index) for index in read.positions)
+    assert len(held) == 202 and max(held) <= 3 * 16  # x and at most two tiles, never the 200 tiles' 3,200 elements

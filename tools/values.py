@@ -148,9 +148,38 @@ def observations(
     return list(_observe(trace, kinds, finals))
 
 
+def _last_reads(trace: Trace, kinds: list[tuple[str, ...]] | None, finals: tuple[tuple[str, View], ...]) -> dict[str, int]:
+    """buffer -> the position in ``trace.events`` of the last event that reads it (a task's read
+    slot, a host element read, a copy's source; ``len(events)`` for a buffer the end of the
+    program reads, ``finals``): a write after that position is never observed, and what
+    ``_observe`` holds of the buffer can go once that event is done."""
+    last: dict[str, int] = {}
+    tasks = 0
+    for position, event in enumerate(trace.events):
+        if isinstance(event, Task):
+            if event.kind != "kernel":
+                continue
+            slot_tags = kinds[tasks] if kinds is not None else tuple(arg.tag for arg in event.tensors)
+            for slot, arg in enumerate(event.tensors):
+                if slot_tags[slot] in READS:
+                    last[arg.view.buffer] = position
+            tasks += 1
+        elif isinstance(event, HostRead):
+            last[event.view.buffer] = position
+        elif isinstance(event, Copy):
+            last[event.source.buffer] = position
+    for _, view in finals:
+        last[view.buffer] = len(trace.events)
+    return last
+
+
 def _observe(trace: Trace, kinds: list[tuple[str, ...]] | None, finals: tuple[tuple[str, View], ...]) -> Iterator[Read]:
-    """``observations``, one read at a time: a caller that compares and drops each holds none."""
+    """``observations``, one read at a time: a caller that compares and drops each holds none.
+    Only what a later read observes is kept (``_last_reads``): a write no later event reads is not
+    recorded, and a buffer's elements are dropped after its last read, so that a program of many
+    short-lived tensors is replayed in the memory of those alive at once."""
     memory: dict[str, dict[int, tuple]] = {name: {} for name in trace.buffers}
+    last_read = _last_reads(trace, kinds, finals)
 
     def version(buffer: str, flat: int) -> tuple:
         found = memory[buffer].get(flat)
@@ -182,7 +211,11 @@ def _observe(trace: Trace, kinds: list[tuple[str, ...]] | None, finals: tuple[tu
     tasks = host_writes = 0
     host_reads: dict[int | None, int] = {}
     waits: set[str] = set()  # buffers a dummy task creates: a compiled host wait reads one, for its wait only
-    for event in trace.events:
+    def observed(buffer: str, position: int) -> bool:
+        """Whether an event after ``position`` reads ``buffer``: a write there is recorded."""
+        return last_read.get(buffer, -1) > position
+
+    for position, event in enumerate(trace.events):
         if isinstance(event, Task):
             if event.kind != "kernel":
                 waits.update(arg.view.buffer for arg in event.tensors if arg.tag == "OUTPUT")
@@ -197,13 +230,17 @@ def _observe(trace: Trace, kinds: list[tuple[str, ...]] | None, finals: tuple[tu
                         label(arg.view.buffer), indices, versions(arg.view.buffer, flats),
                     )
             for slot, arg in enumerate(event.tensors):
-                if slot_tags[slot] in WRITES:
+                if slot_tags[slot] in WRITES and observed(arg.view.buffer, position):
                     indices, flats = _elements(arg.view)
                     memory[arg.view.buffer].update(zip(flats, [("task", tasks, slot, index) for index in indices]))
             tasks += 1
+            for arg in event.tensors:
+                if last_read.get(arg.view.buffer) == position:
+                    memory[arg.view.buffer] = {}
         elif isinstance(event, HostWrite):
-            [(_, flat)] = positions(_element(event.view, event.index))
-            memory[event.view.buffer][flat] = ("host", host_writes)
+            if observed(event.view.buffer, position):
+                [(_, flat)] = positions(_element(event.view, event.index))
+                memory[event.view.buffer][flat] = ("host", host_writes)
             host_writes += 1
         elif isinstance(event, HostRead) and event.view.buffer not in waits:
             occurrence = host_reads.get(event.line, 0)
@@ -212,10 +249,15 @@ def _observe(trace: Trace, kinds: list[tuple[str, ...]] | None, finals: tuple[tu
             at = f" at line {event.line}" if event.line else ""
             yield Read(("get", event.line, occurrence), f"host read{at} (run {occurrence})",
                        label(event.view.buffer), (tuple(event.index),), (version(event.view.buffer, flat),))
+            if last_read.get(event.view.buffer) == position:
+                memory[event.view.buffer] = {}
         elif isinstance(event, Copy):
             source = [version(event.source.buffer, flat) for _, flat in positions(event.source)]
-            for (_, flat), value in zip(positions(event.target), source):
-                memory[event.target.buffer][flat] = value
+            if observed(event.target.buffer, position):
+                for (_, flat), value in zip(positions(event.target), source):
+                    memory[event.target.buffer][flat] = value
+            if last_read.get(event.source.buffer) == position:
+                memory[event.source.buffer] = {}
     if trace.fatal() is None:
         for name, view in finals:
             indices, flats = _elements(view)
