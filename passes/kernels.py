@@ -65,6 +65,18 @@ def output_params(kernel) -> tuple[int | None, ...]:
     return _facts(kernel)[1]
 
 
+def written_param_of_result(kernel, result_index: int) -> int | None:
+    """The parameter whose buffer a call's ``result_index``-th result is, or None for a new tensor
+    (``materialize_result_buffers`` gives such a result a parameter of its own): the parameter
+    the kernel's return names, else the Out/InOut parameter in its place
+    (``output_param_of_result``) unless another result names that one."""
+    returned, outputs = _facts(kernel)
+    if returned[result_index] is not None:
+        return returned[result_index]
+    param = outputs[result_index]
+    return None if param in returned else param
+
+
 def _output_param_of_result(kernel, returned, result_index: int) -> int | None:
     mapped = returned[result_index]
     if mapped is not None:

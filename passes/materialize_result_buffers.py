@@ -8,7 +8,7 @@ from nanopass.languages import SSA
 from nanopass.languages.terms import ParamDir
 from nanopass.rewrite import Pass, register
 
-from .kernels import output_param_of_result, returned_params
+from .kernels import written_param_of_result
 from .naming import base_name
 
 S = SSA
@@ -55,13 +55,9 @@ class MaterializeResultBuffers(Pass):
         return S.Program(program.name, kernels, orch, span=program.span)
 
     def kernel(self, kernel):
-        returned = returned_params(kernel)
-        named = {p for p in returned if p is not None}
         missing = [
-            (i, ty)
-            for i, ty in enumerate(kernel.results)
-            if ty._production == "TensorType" and returned[i] is None
-            and output_param_of_result(kernel, i) in named | {None}  # no parameter, or another result's
+            (i, ty) for i, ty in enumerate(kernel.results)
+            if ty._production == "TensorType" and written_param_of_result(kernel, i) is None
         ]
         if not missing:
             return kernel

@@ -41,6 +41,7 @@ from typing import Any, Callable
 import graphviz
 
 from nanopass.languages.terms import ArgDir, LoopKind, ParamDir, ScopeMode
+from nanopass.passes.kernels import written_param_of_result
 
 from .graph import GraphEdge, GraphNode, TaskGraph
 
@@ -651,31 +652,11 @@ def _accesses(stmt, kernel) -> list[tuple[str, ArgDir]]:
 
 
 def _written_arg(stmt, kernel, result_index: int) -> str | None:
-    """The argument whose buffer a task's ``result_index``-th output is, or None for a new tensor.
-
-    The rule of ``passes/kernels.py`` (``returned_params``, ``output_param_of_result``) and
-    ``materialize_result_buffers``: a result the kernel's return names as a parameter is that
-    parameter; another is the Out/InOut parameter in its place (the last results stand for the
-    written parameters, in order), unless another result names that parameter: then it is a new
-    tensor (an outlined block's result rebound from a name it reads, ``KOther``)."""
-    if kernel is None:
+    """The argument whose buffer a task's ``result_index``-th output is, or None for a new tensor
+    (``passes/kernels.py``'s ``written_param_of_result``)."""
+    if kernel is None or result_index >= len(kernel.results):
         return None
-    params = {p.name: i for i, p in enumerate(kernel.params)}
-    ret = next((s for s in kernel.body if s._production == "KReturn"), None)
-    returned: list[int | None] = []
-    for i in range(len(kernel.results)):
-        value = ret.values[i] if ret is not None and i < len(ret.values) else None
-        returned.append(params[value.name] if value is not None and value._production == "Var" and value.name in params else None)
-    written = [i for i, p in enumerate(kernel.params) if p.dir is not ParamDir.In]
-    if len(returned) == 1 and returned[0] is None and len(written) == 1:
-        returned[0] = written[0]
-    if result_index >= len(returned):
-        return None
-    index = returned[result_index]
-    if index is None:
-        base = max(0, len(returned) - len(written))
-        if base <= result_index < base + len(written) and written[result_index - base] not in returned:
-            index = written[result_index - base]
+    index = written_param_of_result(kernel, result_index)
     if index is None or index >= len(stmt.args) or stmt.args[index].value._production != "Var":
         return None
     return stmt.args[index].value.name
