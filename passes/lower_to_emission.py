@@ -65,8 +65,9 @@ def note_unrebound(loop, yields: dict[int, tuple], followers: dict[str, list[str
 class LowerToEmission(Pass):
     """Spell out every statement as the C++ statements that implement it.
 
-    Scopes become ``PTO2_SCOPE`` blocks; an ``Alloc`` becomes its create-infos, one
-    ``alloc_tensors`` call and one ``get_ref`` binding per tensor; a task becomes a blank line,
+    Scopes become ``PTO2_SCOPE`` blocks; an ``Alloc`` becomes the create-infos of the
+    tensors the C++ reads (a tensor only a return names, which emits nothing, is read by none: it
+    is not made), one ``alloc_tensors`` call and one ``get_ref`` binding per such tensor; a task becomes a blank line,
     ``// Task <n>: <kernel>`` (a Group's ``// Group <g>: ...``, a ``with pl.spmd`` block's ``// Spmd
     <region>: <kernel>``), its ``Arg`` with one add call per argument (tensors, then scalars, each
     encoded as its kernel says; the create-infos of the
@@ -177,8 +178,8 @@ class LowerToEmission(Pass):
         of the cells they declare.
 
         With ``asked`` (the parameters), the result is complete for the names the lowering asks
-        about: ``asked`` and the lets, dummies, TaskIds and runtime-allocated outputs the statements
-        define. The operations (``Bin``, most of a scalar expression) are read last, a level at a
+        about: ``asked`` and the lets, creates, dummies, TaskIds and runtime-allocated outputs the
+        statements define. The operations (``Bin``, most of a scalar expression) are read last, a level at a
         time, and no longer once every one of those names is read: a loop variable read only in
         a task's scalar argument is then left out, and the lowering never asks about it. A
         statement met while every name asked so far is known read has its reads left unread
@@ -302,6 +303,9 @@ class LowerToEmission(Pass):
                     values += create.shape
                     if create.init is not None:
                         values.append(create.init)
+                for create in stmt.creates:  # (each bound by a get_ref only where it is read)
+                    ask(create.var.name)
+                idle = False
             elif kind is let_:
                 name = stmt.var.name
                 bind(name)
@@ -614,11 +618,15 @@ class LowerToEmission(Pass):
             out.append(node.replace(span=span) if span is not None else node)
 
     def lower_Alloc(self, alloc, out) -> None:
+        cpp, used = self.cpp, self.used
+        # (a create the C++ does not read, one only a return names, which emits nothing, is not
+        # made: its reference would be an unused variable, and the buffer is never used)
+        read = [(create, cpp.get(create.var.name, create.var.name)) for create in alloc.creates]
+        read = [(create, name) for create, name in read if name in used]
+        if not read:
+            return
         infos = []
-        cpp = self.cpp
-        for create in alloc.creates:
-            name = create.var.name
-            name = cpp.get(name, name)
+        for create, name in read:
             shapes, info = name + "_ci_shapes", name + "_ci"
             out.append(E.ShapeArray.make_trusted(shapes, self.scalar_exprs(create.shape), span=create.span))
             out.append(E.CreateInfo.make_trusted(info, shapes, len(create.shape), create.dtype, create.manual_dep))
@@ -628,9 +636,8 @@ class LowerToEmission(Pass):
         batch = self.fresh(f"alloc_{self.alloc_count}")
         self.alloc_count += 1
         out.append(E.AllocTensors.make_trusted(batch, infos))
-        for i, create in enumerate(alloc.creates):
-            name = create.var.name
-            out.append(E.BindRef.make_trusted(cpp.get(name, name), batch, i))
+        for i, (_, name) in enumerate(read):
+            out.append(E.BindRef.make_trusted(name, batch, i))
 
     def lower_Let(self, let, out) -> None:
         kind = type(let.value)
