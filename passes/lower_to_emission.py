@@ -170,7 +170,8 @@ class LowerToEmission(Pass):
         (folded into the carry), and a carry's init and Yield values where the carry (an if
         result) is not rebound (it is its init's variable: nothing copies, the Yield assigns
         nothing; a read of the carry is one of the init's identifier), and a view's let (emitted
-        only where the view is read) only once the view is read under a name of its C++ variable. Every read field is entered (``READ_FIELDS``); the usual nodes
+        only where the view is read) only once the view is read under a name of its C++ variable, as
+        a create's extents and init (made only where it is read, ``lower_Alloc``). Every read field is entered (``READ_FIELDS``); the usual nodes
         are taken apart inline (a Task's arguments, a loop's bounds, an if's condition, a Yield's values, an
         operation's operands, a dependency edge's TaskId and index, a barrier's edges, a cell's
         store), a Var or an Int met as a
@@ -218,7 +219,8 @@ class LowerToEmission(Pass):
         followers: dict[str, list[str]] = {}
         # the views' lets whose values are not read yet: a view's let is emitted only where its name
         # is read, so its tensor and extents are read only then (a view read by nothing but a view
-        # that nothing reads declares no C++ variable)
+        # that nothing reads declares no C++ variable); so is a create (``lower_Alloc``): its Create,
+        # whose extents and init are read once its name is
         views: dict[str, object] = {}
         same = None  # (a view's C++ variable -> the names it has in the tree: ``cpp``, asked once views are)
         while_, note_yields = WHILE, note_unrebound_yields
@@ -294,18 +296,14 @@ class LowerToEmission(Pass):
                 if idle:
                     continue
                 values = (stmt.start, stmt.stop, stmt.step)
-            elif kind is alloc:
-                values = []  # every create's extents and initial value
+            elif kind is alloc:  # (a create is made only where it is read: its extents and init read then, ``views``)
                 for create in stmt.creates:
-                    bind(create.var.name)
-                    if idle:
-                        continue
-                    values += create.shape
-                    if create.init is not None:
-                        values.append(create.init)
-                for create in stmt.creates:  # (each bound by a get_ref only where it is read)
-                    ask(create.var.name)
+                    name = create.var.name
+                    bind(name)
+                    views[name] = create
+                    ask(name)
                 idle = False
+                continue
             elif kind is let_:
                 name = stmt.var.name
                 bind(name)

@@ -54,3 +54,15 @@ def test_a_batch_keeps_the_creates_the_cpp_reads(tmp_path):
     assert "const Tensor& u = alloc_0.get_ref(0);" in code
     assert "t_ci" not in code
     compile_check(code, tmp_path)
+
+
+def test_a_scalar_read_only_by_an_unmade_create_is_not_declared(tmp_path):
+    # the create's extent m is read only where the create is made: nowhere
+    program = PROGRAM.replace("a: pl.InOut[pl.Tensor[[8, 4], pl.FP32]])", "a: pl.InOut[pl.Tensor[[8, 4], pl.FP32]], m: pl.Scalar[pl.INT64])")
+    body = '''\
+        t1 = pl.create_tensor([m, 4], dtype=pl.FP32, init_value=1.0)
+        a = t1
+'''
+    code = nanopass.compile_text(program.replace("BODY\n", body)).code
+    assert "alloc_tensors" not in code and "int64_t m" not in code
+    compile_check(code, tmp_path)  # (with the extents read wherever the create stood: "unused variable 'm'")
