@@ -172,6 +172,23 @@ REFUSED = {
             z, u = pl.submit(self.step, x, z, deps=[tids[0], old[1], second])
 ''', "23:17", "'old' and 'tids' are made names of one array in the loop at line 20, which writes a slot through "
               "'old' at line 22 and reads 'tids' at line 23"),
+    # nothing reads 'tids' after its write, so the C++ would drop it too, but in Python 'old' sees it
+    "write_through_a_name_nothing_reads_after_it": ('''\
+            old = tids
+            tids[0] = second
+            y, t = pl.submit(self.step, x, y, deps=[old[0]])
+''', "21:53", _read_after_write("old", "tids", 20) + ": 'old' would see the write in Python"),
+    # 'tids' is never bound again in the loop: from the third iteration on, it reads (in Python)
+    # what the iteration before wrote through 'old', its second name since the first
+    "first_name_read_before_a_write_through_the_second_and_never_bound_again": ('''\
+            old = pl.array.create(2, pl.TASK_ID)
+            for j in pl.range(c):
+                y, t = pl.submit(self.step, x, y, deps=[tids[0]])
+                old[0] = t
+                old = tids
+            z, u = pl.submit(self.step, x, z, deps=[tids[0], old[1], second])
+''', "23:17", "'old' and 'tids' are made names of one array in the loop at line 20, which writes a slot through "
+              "'old' at line 22 and reads 'tids' at line 21"),
     # bound again only on the first iteration's path: the second reads it after the write
     "second_name_given_in_a_branch_of_a_loop_read_after_the_write": ('''\
             old = pl.array.create(2, pl.TASK_ID)
@@ -343,6 +360,30 @@ ACCEPTED = {
                     tids = pl.yield_(acc)
             z, u = pl.submit(self.step, x, z, deps=[tids[0], second])
 ''', ["1"], {24: [1, 3]}),
+    # 'old' is read before the write through 'tids' and bound again after it: each iteration reads
+    # it as the one before bound it, the slots written then (task 2 in the second iteration of
+    # three, task 3 in the third), in Python as in SSA; refused on 299e181
+    "second_name_read_before_a_write_through_the_first_and_bound_again_after": ('''\
+            old = tids
+            for j in pl.range(c):
+                y, t = pl.submit(self.step, x, y, deps=[old[0]])
+                tids[0] = t
+                old = tids
+            z, u = pl.submit(self.step, x, z, deps=[old[0], second])
+''', ["3"], {21: [3], 24: [1, 4]}),
+    # the same in a body that reads 'old' again after binding it, and binds it again only after
+    # a second write
+    "second_name_bound_again_after_each_write_through_the_first": ('''\
+            old = tids
+            for j in pl.range(c):
+                y, t = pl.submit(self.step, x, y, deps=[old[0]])
+                tids[0] = t
+                old = tids
+                z, u = pl.submit(self.step, x, z, deps=[old[0], old[1], second])
+                tids[1] = u
+                old = tids
+            y, t = pl.submit(self.step, x, y, deps=[old[0], old[1]])
+''', ["3"], {21: [4], 24: [1, 5, 6], 27: [6, 7]}),
 }
 
 
@@ -417,6 +458,10 @@ class Versions:
 UPDATE_V2 = '''\
             arr__ssa_v2: pl.Array[2, pl.TASK_ID] = pl.array.update_element(arr__ssa_v1, 0, t2)
 '''
+# a read of the updated version after the others: the update's result is read, so the C++ keeps it
+READ_V2 = '''\
+            z__ssa_v2, t4 = pl.submit(self.step, x, z__ssa_v1, deps=[arr__ssa_v2[0], t2])
+'''
 CARRY_LOOP = '''\
             for i, (a__iter_v1, y__iter_v1) in pl.range(2, init_values=(arr__ssa_v1, y__ssa_v1)):
 '''
@@ -430,17 +475,17 @@ def _after_update(name: str, old: str, new: str, line: int) -> str:
 PRINTED_REFUSED = {
     "slot_of_the_old_version": (UPDATE_V2 + '''\
             y__ssa_v2, t3 = pl.submit(self.step, x, y__ssa_v1, deps=[arr__ssa_v1[0]])
-''', "17:70", _after_update("arr__ssa_v1", "arr__ssa_v1", "arr__ssa_v2", 16)),
+''' + READ_V2, "17:70", _after_update("arr__ssa_v1", "arr__ssa_v1", "arr__ssa_v2", 16)),
     "old_version_as_a_whole_array_dependency": (UPDATE_V2 + '''\
             y__ssa_v2, t3 = pl.submit(self.step, x, y__ssa_v1, deps=[arr__ssa_v1])
-''', "17:70", _after_update("arr__ssa_v1", "arr__ssa_v1", "arr__ssa_v2", 16)),
+''' + READ_V2, "17:70", _after_update("arr__ssa_v1", "arr__ssa_v1", "arr__ssa_v2", 16)),
     "old_version_in_a_dummy_task": (UPDATE_V2 + '''\
             d: pl.Scalar[pl.TASK_ID] = pl.system.task_dummy(deps=[arr__ssa_v1])
-''', "17:67", _after_update("arr__ssa_v1", "arr__ssa_v1", "arr__ssa_v2", 16)),
+''' + READ_V2, "17:67", _after_update("arr__ssa_v1", "arr__ssa_v1", "arr__ssa_v2", 16)),
     "old_version_as_an_init_value": (UPDATE_V2 + CARRY_LOOP + '''\
                 y__ssa_v3, t3 = pl.submit(self.step, x, y__iter_v1, deps=[a__iter_v1[0]])
                 a__rv_v3, y__rv_v3 = pl.yield_(a__iter_v1, y__ssa_v3)
-''', "17:73", _after_update("arr__ssa_v1", "arr__ssa_v1", "arr__ssa_v2", 16)),
+''' + READ_V2, "17:73", _after_update("arr__ssa_v1", "arr__ssa_v1", "arr__ssa_v2", 16)),
     "old_version_in_an_if_branch_after_the_update_in_it": ('''\
             if c > 0:
                 arr__ssa_v2: pl.Array[2, pl.TASK_ID] = pl.array.update_element(arr__ssa_v1, 0, t2)
@@ -509,6 +554,39 @@ PRINTED_ACCEPTED = {
                 arr__phi_v3: pl.Array[2, pl.TASK_ID] = pl.yield_(arr__ssa_v1)
             y__ssa_v2, t3 = pl.submit(self.step, x, y__ssa_v1, deps=[arr__phi_v3[0], arr__phi_v3[1]])
 ''', ["1", "0"], {"1": {21: [[0, 1]]}, "0": {21: [[0]]}}),
+    # an update whose result nothing reads: remove_dead_values drops it, so the C++ writes no slot
+    # and the old version keeps t1 (task 0) there, as the interpreter reads it; each refused on 299e181
+    "old_version_slot_after_an_update_nothing_reads": (UPDATE_V2 + '''\
+            y__ssa_v2, t3 = pl.submit(self.step, x, y__ssa_v1, deps=[arr__ssa_v1[0]])
+''', ["1"], {"1": {17: [[0]]}}),
+    "old_version_as_a_whole_array_dependency_after_an_update_nothing_reads": (UPDATE_V2 + '''\
+            y__ssa_v2, t3 = pl.submit(self.step, x, y__ssa_v1, deps=[arr__ssa_v1])
+''', ["1"], {"1": {17: [[0]]}}),
+    "old_version_in_a_dummy_task_after_an_update_nothing_reads": (UPDATE_V2 + '''\
+            d: pl.Scalar[pl.TASK_ID] = pl.system.task_dummy(deps=[arr__ssa_v1])
+            y__ssa_v2, t3 = pl.submit(self.step, x, y__ssa_v1, deps=[d])
+''', ["1"], {"1": {18: [[0]]}}),
+    "old_version_as_an_init_value_after_an_update_nothing_reads": (UPDATE_V2 + '''\
+            for i, (a__iter_v1, y__iter_v1) in pl.range(c, init_values=(arr__ssa_v1, y__ssa_v1)):
+                y__ssa_v3, t3 = pl.submit(self.step, x, y__iter_v1, deps=[a__iter_v1[0]])
+                a__ssa_v2: pl.Array[2, pl.TASK_ID] = pl.array.update_element(a__iter_v1, 0, t3)
+                a__rv_v3, y__rv_v3 = pl.yield_(a__ssa_v2, y__ssa_v3)
+            z__ssa_v2, t4 = pl.submit(self.step, x, z__ssa_v1, deps=[a__rv_v3[0], t2])
+''', ["0", "2"], {"0": {21: [[0, 1]]}, "2": {18: [[0], [2]], 21: [[1, 3]]}}),
+    # the next iteration reads arr__ssa_v1 after the update of the one before: still t1 (task 0)
+    "old_version_read_in_a_loop_that_updates_it_into_a_version_nothing_reads": ('''\
+            for i, (y__iter_v1, p__iter_v1) in pl.range(c, init_values=(y__ssa_v1, t1)):
+                y__ssa_v3, t3 = pl.submit(self.step, x, y__iter_v1, deps=[arr__ssa_v1[0], p__iter_v1])
+                arr__ssa_v2: pl.Array[2, pl.TASK_ID] = pl.array.update_element(arr__ssa_v1, 0, t3)
+                y__rv_v3, p__rv_v3 = pl.yield_(y__ssa_v3, t3)
+''', ["1", "3"], {"1": {17: [[0, 0]]}, "3": {17: [[0, 0], [0, 2], [0, 3]]}}),
+    "carry_read_after_its_update_into_a_version_nothing_reads": ('''\
+            for i, (a__iter_v1, y__iter_v1, p__iter_v1) in pl.range(c, init_values=(arr__ssa_v1, y__ssa_v1, t1)):
+                a__ssa_v2: pl.Array[2, pl.TASK_ID] = pl.array.update_element(a__iter_v1, 0, t2)
+                y__ssa_v3, t3 = pl.submit(self.step, x, y__iter_v1, deps=[a__iter_v1[0], p__iter_v1])
+                a__rv_v3, y__rv_v3, p__rv_v3 = pl.yield_(a__iter_v1, y__ssa_v3, t3)
+            z__ssa_v2, t4 = pl.submit(self.step, x, z__ssa_v1, deps=[a__rv_v3[0], t2])
+''', ["0", "2"], {"0": {20: [[0, 1]]}, "2": {18: [[0, 0], [0, 2]], 20: [[0, 1]]}}),
 }
 
 

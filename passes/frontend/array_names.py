@@ -43,7 +43,7 @@ class Write(NamedTuple):
     def seen(self, reader: str) -> str:
         """Why ``reader`` would not read the slots it had."""
         if self.updated is None:
-            return f"'{reader}' would see the write in Python (and in the C++)"
+            return f"'{reader}' would see the write in Python, whose reading of names the DSL follows"
         return (f"the C++ keeps one storage for an array and its updated versions, so '{reader}' would see the "
                 f"update there")
 
@@ -54,14 +54,50 @@ class _Loop:
     written through, the names it made share (the binding given, the one given to, the node), and
     the bindings it binds again on every path before any read of them (``rebound``: whatever the
     previous iteration left them, each iteration reads them only as the body binds them).
-    ``branches``: the ``ArrayNames.branches`` of the body's own statements."""
+    ``branches``: the ``ArrayNames.branches`` of the body's own statements.
+
+    In the order of ``ArrayNames.clock`` (``start``: the clock when the body began): every read
+    (``read_spans``: binding, first and last clock, node; a read in an inner loop lasts until that
+    loop ends, its next iteration reading again), every write (``write_events``: binding, clock,
+    ``Write``), and the clocks where the body binds a name again on every path (``rebinds``)."""
 
     line: int
     branches: int = 0
+    start: int = 0
     rebound: set = field(default_factory=set)
     reads: dict[Any, ast.AST] = field(default_factory=dict)
     writes: dict[Any, Write] = field(default_factory=dict)
     shared: list[tuple[Any, Any, ast.AST]] = field(default_factory=list)
+    read_spans: list[list] = field(default_factory=list)
+    write_events: list[tuple[Any, int, Write]] = field(default_factory=list)
+    rebinds: dict[Any, list[int]] = field(default_factory=dict)
+
+    def write_reaching(self, binding: Any, group: set) -> tuple[Write, ast.AST] | None:
+        """A write through another name of ``group`` that a read of ``binding`` in the body may
+        see in some iteration, with that read; None if none may.
+
+        A read sees the writes made since ``binding`` was last bound: after a binding again on
+        every path earlier in the body, the writes between it and the read's end; else the writes
+        of the previous iteration after the body's last binding again and those before the read's
+        end; with no binding again in the body, every write (the name holds one array across the
+        iterations)."""
+        writes = [(clock, why) for written, clock, why in self.write_events if written in group and written is not binding]
+        if not writes:
+            return None
+        rebinds = self.rebinds.get(binding, ())
+        for read, first, last, node in self.read_spans:
+            if read is not binding:
+                continue
+            since = [clock for clock in rebinds if clock < first]
+            if since:
+                write = next((why for clock, why in writes if since[-1] < clock < last), None)
+            elif rebinds:
+                write = next((why for clock, why in writes if clock > rebinds[-1] or clock < last), None)
+            else:
+                write = writes[0][1]
+            if write is not None:
+                return write, node
+        return None
 
 
 class ArrayNames:
@@ -79,6 +115,7 @@ class ArrayNames:
         self.names: dict[Any, str] = {}
         self.loops: list[_Loop] = []
         self.skipping = 0  # branches around the statements being read that no run takes (a constant guard)
+        self.clock = 0  # counts the reads, writes and bindings again in the open loops, in reading order
         self.branches = 0  # branches around the statements being read (of an if)
 
     # -- events ---------------------------------------------------------------------------------
@@ -108,8 +145,11 @@ class ArrayNames:
             return
         if self.loops:
             loop = self.loops[-1]
-            if loop.branches == self.branches and binding not in loop.reads:
-                loop.rebound.add(binding)
+            if loop.branches == self.branches:
+                self.clock += 1
+                loop.rebinds.setdefault(binding, []).append(self.clock)
+                if binding not in loop.reads:
+                    loop.rebound.add(binding)
         shares = self.shares
         others = shares.pop(binding, None)
         if others:
@@ -130,8 +170,11 @@ class ArrayNames:
         write = Write(name, line, updated)
         for other in self.shares.get(binding, ()):
             self.stale[other] = write
-        for loop in self.loops:
-            loop.writes.setdefault(binding, write)
+        if self.loops:
+            self.clock += 1
+            for loop in self.loops:
+                loop.writes.setdefault(binding, write)
+                loop.write_events.append((binding, self.clock, write))
 
     def read(self, binding: Any, name: str, node: ast.AST) -> None:
         """A read of ``name`` (``binding``, an array): refused when stale; noted in the open loops."""
@@ -149,8 +192,11 @@ class ArrayNames:
                 _hint(name, stale),
             )
         self.names[binding] = name
-        for loop in self.loops:
-            loop.reads.setdefault(binding, node)
+        if self.loops:
+            self.clock += 1
+            for loop in self.loops:
+                loop.reads.setdefault(binding, node)
+                loop.read_spans.append([binding, self.clock, self.clock, node])
 
     # -- paths ----------------------------------------------------------------------------------
 
@@ -187,7 +233,7 @@ class ArrayNames:
 
     def begin_loop(self, line: int) -> tuple[dict, dict]:
         """A loop body is read next (after its init values); returns the state before it."""
-        self.loops.append(_Loop(line, self.branches))
+        self.loops.append(_Loop(line, self.branches, self.clock))
         return self.state()
 
     def end_loop(self, before: tuple[dict, dict], visible: dict, carries: list[tuple[Any, Any, ast.AST]]) -> None:
@@ -208,6 +254,12 @@ class ArrayNames:
 
         The state after the loop joins the state before it (the body may not run)."""
         loop = self.loops.pop()
+        self.clock += 1
+        for outer in self.loops:  # (a read in this body may come again up to its end)
+            for span in reversed(outer.read_spans):
+                if span[1] <= loop.start:
+                    break
+                span[2] = self.clock
         if self.loops:  # (what this body did, the enclosing body did)
             outer = self.loops[-1]
             for binding, node in loop.reads.items():
@@ -233,13 +285,13 @@ class ArrayNames:
             if not (outside(source) and outside(receiver) and receiver in self.shares.get(source, ())):
                 continue
             group = {source, receiver} | self.shares.get(source, frozenset())
-            writes = [(binding, why) for binding, why in loop.writes.items() if binding in group]
-            for read, read_node in loop.reads.items():
-                if read not in group or read in loop.rebound:
+            for read in loop.reads:
+                if read not in group:
                     continue
-                write = next((why for binding, why in writes if binding is not read), None)
-                if write is None:
+                reaching = loop.write_reaching(read, group)
+                if reaching is None:
                     continue
+                write, read_node = reaching
                 raise UserError(
                     f"'{self.names[receiver]}' and '{self.names[source]}' are made names of one array in the loop at "
                     f"line {loop.line}, which writes a slot through '{write.name}' at line {write.line} and reads "

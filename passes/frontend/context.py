@@ -54,6 +54,7 @@ class FunctionContext(Scope):
         self.dump_tags: set[str] = set()  # tensors pl.dump_tag marked for every later task (ops/debug_tags.py)
         self.unrolled: dict[str, Any] = {}  # a pl.unroll variable -> its value in the copy being read
         self.unreachable = 0  # branches around the statement being read whose constant condition skips them
+        self._names_read: frozenset[str] | None = None  # see names_read
         self.span: Callable[[ast.AST], Span] = self.src.span_reader()  # a node's position (called for most nodes built)
         # (what exprs.name builds a name's span from itself: a name has a position of its own, and in
         # a file of ASCII text its column is ast's)
@@ -65,6 +66,15 @@ class FunctionContext(Scope):
 
     def error(self, message: str, node: ast.AST, hint: str | None = None) -> UserError:
         return UserError(message, self.span(node), hint)
+
+    def names_read(self) -> frozenset[str]:
+        """Every name the function's text reads (an ``ast.Name`` loaded) anywhere in it: a name
+        not in it is read by nothing, before or after, in any iteration."""
+        if self._names_read is None:
+            self._names_read = frozenset(
+                node.id for node in ast.walk(self.fdef) if type(node) is ast.Name and type(node.ctx) is ast.Load
+            )
+        return self._names_read
 
     expr = exprs.expr  # an expression's IR and type
     scalar_expr = exprs.scalar_expr  # the same, refusing a tensor, an array or a tile

@@ -159,6 +159,10 @@ def _array_store(cx: FunctionContext, array: ast.Name, target: ast.Name, index_n
         updated = None
         if written is not source:  # (the printed IR's next version: a new name of the array's one storage)
             cx.arrays.forget(written)
+            if target.id not in cx.names_read():
+                # (D18: a version nothing reads is a dead value; remove_dead_values drops its update,
+                # so the C++ writes no slot and every other name keeps the slots it had)
+                return L.Let.make(binder, L.SetItem.make(arr, index, val), span=cx.span(stmt))
             cx.arrays.share(source, array.id, written, target.id, stmt)
             updated = array.id
         cx.arrays.wrote(written, target.id, stmt.lineno, updated)  # (D18: every other name of the array sees it)
