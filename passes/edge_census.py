@@ -34,8 +34,8 @@ def body_has(body, fact: str) -> bool:
     """Whether ``body`` (a directed function's body) has ``fact``, a field of ``EdgeCensus``.
 
     The census kept for the same body object answers (trees are immutable); else a walk makes
-    the census, and keeps it when it reaches the end (the answer False, or a fact met only at
-    the last statement); where it meets ``fact`` first it stops and answers True."""
+    the census and keeps it when it reaches the end (``fact`` does not hold); where it meets
+    ``fact`` it stops there, keeps nothing and answers True."""
     census = kept_result(EdgeCensus, (body,))
     if census is None:
         census = _census(body, fact)
