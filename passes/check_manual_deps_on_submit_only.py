@@ -6,6 +6,7 @@ from nanopass.errors import InternalError
 from nanopass.languages import DIRECTED
 from nanopass.rewrite import Pass, register
 
+from .edge_census import body_has
 from .util import iter_stmts
 
 
@@ -16,7 +17,9 @@ class CheckManualDepsOnSubmitOnly(Pass):
     A ``Task`` without a TaskId (a plain ``self.k(...)`` call) may carry only edges the compiler
     derived (``DerivedDep``); a user edge (``DepVar``/``DepItem``) needs ``pl.submit``, which
     names the task's TaskId. ``Dummy`` barriers carry their own user edge lists. The program is
-    returned unchanged.
+    returned unchanged. The body's census (``edge_census.body_has``: one walk, shared with the
+    passes after this one that receive the same body) tells first whether such a task exists at all: where it
+    does not, nothing is looked for.
     """
 
     name = "check_manual_deps_on_submit_only"
@@ -24,6 +27,8 @@ class CheckManualDepsOnSubmitOnly(Pass):
     target = DIRECTED
 
     def run(self, program):
+        if not body_has(program.orch.body, "user_edge_on_plain_task"):
+            return program  # (the census looked at every task's edges: none is the error's)
         for stmt in iter_stmts(program.orch.body):
             if stmt._production == "Task" and stmt.tid is None and stmt.deps:  # (most tasks have no edge)
                 for dep in stmt.deps:  # (a plain loop: a comprehension costs a call per task)

@@ -147,13 +147,9 @@ def _inputs_written(func, inputs: set[str], store) -> dict[str, object]:
     """Each ``In`` tensor parameter of ``inputs`` that a statement writes (a task argument with a
     writing direction, a host element write, an assemble target) -> the first such statement
     (through ``store``: a write of a view or a result that is the parameter's storage counts). The
-    names whose storage is such a parameter are found once, from ``store``; the walk then reads
-    only the writes, whatever the output parameters' walk, which stops early, has read."""
-    aliases: dict[str, list[str]] = {}
-    for name, places in store.items():
-        for root, _ in places:
-            if root in inputs:
-                aliases.setdefault(name, []).append(root)
+    places of each written name are looked up in ``store`` as the walk meets the write (most
+    names are never written, and most of a map's entries are not inputs'); the walk reads only
+    the writes, whatever the output parameters' walk, which stops early, has read."""
     written: dict[str, object] = {}
     writes = frozenset(WRITES)
     for stmt in iter_stmts(func.body):
@@ -161,8 +157,9 @@ def _inputs_written(func, inputs: set[str], store) -> dict[str, object]:
         if kind == "Task":
             for arg in stmt.args:
                 if arg.dir in writes and arg.value._production == "Var":
-                    for root in aliases.get(arg.value.name, ()):
-                        written.setdefault(root, stmt)
+                    for root, _ in store.get(arg.value.name, ()):
+                        if root in inputs:
+                            written.setdefault(root, stmt)
             if len(written) == len(inputs):
                 break
             continue
@@ -173,8 +170,9 @@ def _inputs_written(func, inputs: set[str], store) -> dict[str, object]:
         else:
             continue
         if target is not None and target._production == "Var":
-            for root in aliases.get(target.name, ()):
-                written.setdefault(root, stmt)
+            for root, _ in store.get(target.name, ()):
+                if root in inputs:
+                    written.setdefault(root, stmt)
     return written
 
 

@@ -8,6 +8,7 @@ from nanopass.rewrite import register
 
 from .lean import LeanPass, waiters_on_held_runs
 from .cells import cell_readers, taken_names
+from .edge_census import body_has
 from .runtime_order import known_to_give_up, runtime_order
 from .util import BODY_FIELDS, FreshVersions, iter_stmts, places
 
@@ -34,7 +35,10 @@ class ClearCellsAfterWaiters(LeanPass):
     other than the join's own barriers reads are left alone. Off with the option
     ``lean_edges=False``. Afterwards no task waits through a cell on a run of its source that a
     task it is ordered after has waited for since the cell was last cleared, where it waits for
-    that task on every path.
+    that task on every path. Every change clears a cell after a task that waits on it (a
+    ``CellDep``): where the body's census
+    (``edge_census.body_has``: one walk, shared with the passes around this one that receive the
+    same body) finds no task with one, the program is returned at once.
     """
 
     name = "clear_cells_after_waiters"
@@ -45,6 +49,8 @@ class ClearCellsAfterWaiters(LeanPass):
         if known_to_give_up(program):  # (every change needs ``runtime_order``)
             return program
         func = program.orch
+        if not body_has(func.body, "cell_waiting_task"):
+            return program  # (no task has a CellDep: ``cell_readers`` below finds no waiter)
         stmts = list(iter_stmts(func.body))
         waiters, others = cell_readers(stmts)
         if not waiters:

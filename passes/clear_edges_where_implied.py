@@ -7,6 +7,7 @@ from nanopass.rewrite import register
 
 from .lean import LeanPass, compiler_edge
 from .cells import MirroredCells
+from .edge_census import body_has
 from .runtime_order import gives_up, known_to_give_up, runtime_order
 from .util import iter_stmts, places
 
@@ -33,7 +34,10 @@ class ClearEdgesWhereImplied(LeanPass):
     host access after it waits for what the fence's lookup would find). The cell costs nothing
     where cleared. User edges stay. Off with the option ``lean_edges=False``. Afterwards no
     compiler edge on a task's latest run is inserted on a path where a task that may run between
-    them, which its waiter is ordered after, ran after that run and is ordered after it.
+    them, which its waiter is ordered after, ran after that run and is ordered after it. Every
+    change clears a compiler edge of a task or host fence: where the body's census
+    (``edge_census.body_has``: one walk, shared with the passes around this one that receive the
+    same body) counts none, the program is returned at once.
     """
 
     name = "clear_edges_where_implied"
@@ -44,6 +48,8 @@ class ClearEdgesWhereImplied(LeanPass):
         if known_to_give_up(program):  # (every change needs ``runtime_order``)
             return program
         func = program.orch
+        if not body_has(func.body, "compiler_edge"):
+            return program  # (no task or host fence has a compiler edge: ``waiters`` below is empty)
         stmts = list(iter_stmts(func.body))
         waiters = [s for s in stmts if s._production in ("Task", "HostFence") and any(map(compiler_edge, s.deps))]
         if not waiters or gives_up(program):

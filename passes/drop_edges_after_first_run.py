@@ -8,8 +8,9 @@ from nanopass.rewrite import register
 
 from .lean import LeanPass, compiler_edge
 from .cells import MirroredCells, without_unread_cells
+from .edge_census import body_has
 from .runtime_order import gives_up, runtime_order
-from .util import iter_stmts, loop_counters, places
+from .util import loop_counters, places
 
 D = DIRECTED
 
@@ -37,7 +38,10 @@ class DropEdgesAfterFirstRun(LeanPass):
     every run of ``T`` in which the counter of a loop around ``T``'s innermost loop has given
     values (``RuntimeOrder.implied_where``: ``if i > 0`` in the outer loop, say), its cell is
     cleared before the innermost loop when the counter has them: ``T``'s first run there needs
-    no edge, and each later one comes after the run before.
+    no edge, and each later one comes after the run before. Every change is to a compiler edge of
+    a task or host fence: where the body's census
+    (``edge_census.body_has``: one walk, shared with the passes around this one that receive the
+    same body) counts none, the program is returned at once.
     """
 
     name = "drop_edges_after_first_run"
@@ -46,8 +50,8 @@ class DropEdgesAfterFirstRun(LeanPass):
 
     def lean(self, program):
         func = program.orch
-        if not _has_compiler_edge(func.body):
-            return program  # (so no task in a loop has one)
+        if not body_has(func.body, "compiler_edge"):
+            return program  # every change routes a compiler edge of a task or host fence, and the census saw none
         if gives_up(program):  # (``runtime_order`` would give up whatever it tracks)
             return program
         looped = _tasks_in_loops(func.body)
@@ -165,15 +169,6 @@ class DropEdgesAfterFirstRun(LeanPass):
 
     def CellSet(self, cell_set):
         return self.cells.mirrored(cell_set)
-
-
-def _has_compiler_edge(body) -> bool:
-    """Whether a task or host fence anywhere in ``body`` has a compiler edge (one walk of the
-    statements, which the pipeline keeps: cheaper than finding the loops around each task)."""
-    return any(
-        (s._production == "Task" or s._production == "HostFence") and any(map(compiler_edge, s.deps))
-        for s in iter_stmts(body)
-    )
 
 
 def _tasks_in_loops(body) -> dict:

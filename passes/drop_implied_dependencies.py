@@ -9,6 +9,7 @@ from nanopass.rewrite import register
 
 from .lean import LeanPass, trips_any_is, trips_parity_is
 from .cells import taken_names, without_unread_cells
+from .edge_census import body_has
 from .loop_facts import invariant_conditions
 from .runtime_order import ASSUME, MIN, PARITY, RAN, gives_up, runtime_order
 from .util import FreshVersions, iter_stmts, loop_counters, places, var_reads
@@ -70,7 +71,10 @@ class DropImpliedDependencies(LeanPass):
     where each walk implies it, nor (of a task whose runs are not chained) in the iterations
     after the first of a loop around it where each walk implies it; a task no walk reaches (in
     a branch no iteration of the loops around it takes, their bounds and the branch's condition
-    known) has no compiler edge. Every order the edges made still holds.
+    known) has no compiler edge. Every order the edges made still holds. Every change drops a
+    ``DerivedDep`` or ``CellDep`` of a task or host fence: where the body's census
+    (``edge_census.body_has``: one walk, shared with the passes around this one that receive the
+    same body) finds none, the program is returned at once.
     """
 
     name = "drop_implied_dependencies"
@@ -87,9 +91,8 @@ class DropImpliedDependencies(LeanPass):
 
     def lean_once(self, program):
         func = program.orch
-        if not any(s._production in ("Task", "HostFence") and any(_removable_kind(d) for d in s.deps)
-                   for s in iter_stmts(func.body)):
-            return program
+        if not body_has(func.body, "derived_or_cell_edge"):
+            return program  # (no task or host fence has an edge this pass may drop, ``_removable_kind``)
         if gives_up(program):  # (whatever it tracks)
             return program
         # The analysis of the relevant tasks alone that the pass before made of this program (it

@@ -7,6 +7,7 @@ from nanopass.languages.terms import DType, LoopKind, ScopeMode
 from nanopass.rewrite import Pass, register
 
 from .aliases import buffer_roots
+from .edge_census import body_has
 from .kernels import kernel_table
 from .naming import base_name
 from .util import assigned_names, has_let, iter_stmts, static_trip_count
@@ -37,6 +38,9 @@ class ExpandManualPhaseFence(Pass):
     barrier instead (P + C insertions). Consumers in nested loops count
     (times their static trip count) when the outer loop is sequential. A loop without a known
     positive trip count is left alone. Afterwards no such loop has a profitable fence left.
+    Whether the function has a manual scope at all is asked first of the body's census
+    (``edge_census.body_has``: one walk, shared with the passes around this one that receive the
+    same body): without one there is no consumer to fence, and the program is returned as it is.
     """
 
     name = "expand_manual_phase_fence"
@@ -45,8 +49,8 @@ class ExpandManualPhaseFence(Pass):
 
     def run(self, program):
         func = program.orch
-        if not any(s._production in ("Scope", "CompilerScope") and s.mode is ScopeMode.manual for s in iter_stmts(func.body)):
-            return program  # fences are for manual scopes only
+        if not body_has(func.body, "manual_scope"):
+            return program  # fences are for manual scopes only (the census saw every scope's mode)
         if not makes_task_id_arrays(func):
             return program  # (no binder can then be a TaskId array: the full search below finds none)
         binders = _binders(func)

@@ -8,6 +8,7 @@ from nanopass.rewrite import register
 
 from .lean import LeanPass
 from .cells import copied_cell, latest_run_cells, taken_names
+from .edge_census import body_has
 from .runtime_order import known_to_give_up, runtime_order
 from .util import FreshVersions, iter_stmts, places
 
@@ -38,7 +39,10 @@ class MergeCellsIntoChains(LeanPass):
     where the new insertions (one per waiting task, two per barrier) are fewer than the old ones,
     counted in the program text; cells a dummy, a host fence or a copy reads are left alone, and so are
     the dummies' and host fences' ``DerivedDep`` edges. Off with the option ``lean_edges=False``. Afterwards no
-    waiting task names two cells (or TaskIds) of a merged group.
+    waiting task names two cells (or TaskIds) of a merged group. A group needs a task waiting
+    through two compiler edges or more: where the body's census
+    (``edge_census.body_has``: one walk, shared with the passes around this one that receive the
+    same body) finds none, the program is returned at once.
     """
 
     name = "merge_cells_into_chains"
@@ -49,6 +53,8 @@ class MergeCellsIntoChains(LeanPass):
         if known_to_give_up(program):  # (every change needs ``runtime_order``)
             return program
         func = program.orch
+        if not body_has(func.body, "two_compiler_edges"):
+            return program  # (a task's keys below are its compiler edges: none has two)
         stmts = list(iter_stmts(func.body))
         waits = {id(s): _waited(s) for s in stmts if s._production == "Task"}
         if not any(len(c) > 1 for c in waits.values()):

@@ -117,7 +117,7 @@ FORCED_OFF = [
     (materialize_runtime_scopes.MaterializeRuntimeScopes, "holds_allocations", lambda self: True),
     (materialize_runtime_scopes.MaterializeRuntimeScopes, "allocates_in", lambda self, body: True),
     (define_dynamic_dim_symbols, "_has_symbolic_extent", lambda kernel: True),
-    (drop_edges_after_first_run, "_has_compiler_edge", lambda body: True),
+    (drop_edges_after_first_run, "body_has", lambda body, fact: True),
     (remove_dead_values.RemoveDeadValues, "liveness",
      staticmethod(lambda body, dummies=False, enough=False, apart=False: LIVENESS(body, dummies, apart=apart))),
 ]
