@@ -5,6 +5,7 @@ from __future__ import annotations
 from nanopass.languages import DIRECTED
 from nanopass.languages.terms import DType, LoopKind, ScopeMode
 from nanopass.languages.ssa import check_single_definition, check_yields
+from nanopass.languages.statements import walk_of
 from nanopass.rewrite import Pass, register, trusted_maker
 
 from .util import TYPE_PRODUCTIONS, iter_stmts, last_of_subtree, last_yield, renamed, static_trip_count
@@ -43,6 +44,8 @@ class RemoveDeadValues(Pass):
 
     def run(self, program):
         body = program.orch.body
+        if every_value_read(body):
+            return program  # no value is dead (``every_value_read``): no liveness to find
         self.live, removable = self.liveness(body, enough=True, apart=True)
         if removable <= self.live:
             return program  # every value that could go is needed
@@ -284,6 +287,146 @@ class RemoveDeadValues(Pass):
             then, orelse = _drop_yield_values(then, keep), _drop_yield_values(orelse, keep)
             results = tuple(kept)
         return _make_if(branch.cond, then, orelse, results, branch.span)
+
+
+def every_value_read(body) -> bool:
+    """Whether each name of a value this pass could remove (a pure let's, a loop carry's iter_arg
+    and result, an if result's) is read by something ``liveness`` counts as a read (an effect's
+    reads, a pure let's value, a carry's init and final yielded value, an if result's final
+    yielded values): then no value is dead, and the pass may return its input. False when some
+    name is read by none of those (a value may be dead), and when a carrying body's final Yield
+    is one ``liveness`` does not see (``last_yield``: behind a scope the user placed).
+
+    Proof. Give each value a position in program order: a let's and a split iter_arg's
+    (``apart``) their statement's; an if result's and a carry's (its two names one value, or a
+    split carry's result) the end of its statement. (1) A name is read after it is bound (the
+    single definitions of SSA, each read in its binder's scope; an iter_arg is bound at its
+    loop's head, a result at the end of its statement), and (2) a value reads its sources at or
+    before its own position (a let at its statement, a loop or if in its init or in the yields
+    inside it). So when a value ``u`` reads a name ``n`` of a value ``v``, ``n`` is bound before
+    ``u``'s position, and ``n``'s binding is ``v``'s position unless ``n`` is the iter_arg of a
+    whole carry (which its loop's body, the carry's own yield too, reads before the carry's
+    position: the carry that reads itself). Suppose some value is dead, and take the dead value
+    ``d`` with the last position. No effect reads its names (they would be live), and a value
+    that reads its name (a whole carry: its result) comes after ``d``, so is live, and so would
+    ``d`` be: that name is read by nothing. Asking for both names of every carry read is
+    stronger than asking for a whole carry's result read, so it holds of split carries too.
+
+    The walk is in reverse program order, so that by (1) every read of a name is met before its
+    binding: a name found unread there is unread, and the walk stops. Names read as a whole
+    value (a task's argument or dependency, a carry's init, a yielded or returned value, a let's
+    value) are collected as met; the other expressions are walked (``names_read``) only when a
+    binding finds its name not among those."""
+    read: set[str] = set()
+    named = read.add
+    deferred: list = []  # (the expressions met that read no single name, not walked yet)
+    defer = deferred.append
+    for stmt in reversed(walk_of(body).order):
+        kind = stmt._production
+        if kind == "Task":
+            for arg in stmt.args:
+                node = arg.value
+                if node._production == "Var":
+                    named(node.name)
+                elif node._production not in _NO_NAME:
+                    defer(node)
+            for node in stmt.deps:
+                if node._production in _WRAPPERS:
+                    node = node.value
+                if node._production == "Var":
+                    named(node.name)
+                elif node._production not in _NO_NAME:
+                    defer(node)
+            if stmt.launch is not None:
+                defer(stmt.launch)
+        elif kind == "Yield":  # (the final Yield of the loop or if met next, by ``check_yields``)
+            for node in stmt.values:
+                if node._production == "Var":
+                    named(node.name)
+                else:
+                    defer(node)
+        elif kind == "Let":
+            value = stmt.value
+            vk = value._production
+            if vk in PURE:  # (a value this pass could remove)
+                name = stmt.var.name
+                if name not in read and not _read_after_all(name, read, deferred):
+                    return False
+                if vk == "Var":
+                    named(value.name)
+                elif vk == "CreateTensor" and _constant_create(value):
+                    pass
+                elif vk == "SliceTensor" and _constant_box(value):
+                    defer(value.tensor)
+                else:
+                    defer(value)
+            elif vk == "AssembleTensor" and _constants(value.offset):
+                defer(value.target)
+                defer(value.source)
+            else:
+                defer(value)
+        elif kind == "For" or kind == "While":
+            if kind == "For":
+                for node in (stmt.start, stmt.stop, stmt.step):
+                    if node._production == "Var":
+                        named(node.name)
+                    elif node._production != "Int":
+                        defer(node)
+            else:
+                defer(stmt.cond)
+            if not stmt.iters:
+                continue
+            inner = stmt.body
+            if (not inner or inner[-1]._production != "Yield") and last_yield(inner) is None:
+                return False  # (the Yield met in it is no source ``liveness`` reads)
+            for res in stmt.results:
+                if res.name not in read and not _read_after_all(res.name, read, deferred):
+                    return False
+            for it in stmt.iters:
+                name = it.var.name
+                if name not in read and not _read_after_all(name, read, deferred):
+                    return False
+                node = it.init
+                if node._production == "Var":
+                    named(node.name)
+                else:
+                    defer(node)
+        elif kind == "If":
+            defer(stmt.cond)
+            if stmt.results:
+                for inner in (stmt.then, stmt.orelse):
+                    if (not inner or inner[-1]._production != "Yield") and last_yield(inner) is None:
+                        return False
+                for res in stmt.results:
+                    if res.name not in read and not _read_after_all(res.name, read, deferred):
+                        return False
+        elif kind == "Return":
+            for node in stmt.values:
+                if node._production == "Var":
+                    named(node.name)
+                else:
+                    defer(node)
+        elif kind == "Dummy" or kind == "CellSet":
+            for node in stmt.deps if kind == "Dummy" else (stmt.value,):
+                if node._production in _WRAPPERS:
+                    node = node.value
+                if node._production == "Var":
+                    named(node.name)
+                elif node._production not in _NO_NAME:
+                    defer(node)
+        elif kind in _EFFECTS:
+            deferred += _reads_of(stmt)
+    return True
+
+
+def _read_after_all(name: str, read: set[str], deferred: list) -> bool:
+    """Whether ``name`` is among the names ``deferred`` reads, which go into ``read`` (``deferred``
+    emptied: each expression walked once)."""
+    if not deferred:
+        return False
+    read |= names_read(deferred)
+    deferred.clear()
+    return name in read
 
 
 _CONSTANTS = frozenset({"Int", "Float", "Bool"})
