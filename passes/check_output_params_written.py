@@ -11,8 +11,8 @@ from nanopass.rewrite import Pass, register
 from .hazards import WRITES, storage_map
 from .util import iter_stmts
 
-# Whether the walk stops looking at writes once every output parameter is written; off only in
-# the tests that compare the two.
+# Whether the walk stops looking at the output parameters' writes and reads once every one is
+# written (it goes on with the In parameters' writes alone); off only in the tests that compare the two.
 STOP_WHEN_WRITTEN = True
 
 
@@ -90,7 +90,7 @@ class CheckOutputParamsWritten(Pass):
                 self._write(roots(stmt.tensor if kind == "WriteTensor" else stmt.value.target), stmt, pending, inputs, written)
             elif kind == "Return":
                 returns.append(stmt)
-        if len(written) < len(inputs):  # (the rest, after a break: the In parameters' writes)
+        if len(written) < len(inputs):  # (the rest, after a break: the In parameters' writes alone)
             for stmt in stmts:
                 kind = stmt._production
                 if kind == "Task":  # (a written name's places looked up as the walk meets it)
