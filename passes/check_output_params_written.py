@@ -11,8 +11,8 @@ from nanopass.rewrite import Pass, register
 from .hazards import WRITES, storage_map
 from .util import iter_stmts
 
-# Whether the walk stops looking at writes once every output parameter is written; off only in
-# the tests that compare the two.
+# Whether the walk stops looking at the output parameters' writes and reads once every one is
+# written (it goes on with the In parameters' writes alone); off only in the tests that compare the two.
 STOP_WHEN_WRITTEN = True
 
 
@@ -55,8 +55,12 @@ class CheckOutputParamsWritten(Pass):
                 return set()
             return {root for root, _ in store.get(expr.name, ())}
 
-        pending = {p.name for p in outputs}  # the output parameters no statement so far writes
+        # one walk: the output parameters no statement so far writes (``pending``), the first read
+        # of each (``reads``), the first statement writing each In parameter (``written``), and the
+        # returns; once every output is written, only the In parameters' writes and the returns
+        pending = {p.name for p in outputs}
         reads: dict[str, object] = {}  # param -> the first task that reads it without writing it
+        written: dict[str, object] = {}  # In parameter -> the first statement that writes it
         returns = []
         stmts = iter_stmts(func.body)
         for stmt in stmts:
@@ -72,20 +76,35 @@ class CheckOutputParamsWritten(Pass):
                     if arg.dir in WRITES:
                         for root, _ in places:
                             pending.discard(root)
+                            if root in inputs:
+                                written.setdefault(root, stmt)
                     else:
                         for root, _ in places:
                             if root not in reads:
                                 reads[root] = (stmt, arg)
                 if not pending and STOP_WHEN_WRITTEN:
-                    # every output written: the statements after add nothing the warnings read
-                    # (``reads`` is asked of an unwritten parameter only) but their returns
+                    # every output written: the statements after add nothing ``pending`` and
+                    # ``reads`` (asked of an unwritten parameter only) are read for
                     break
-            elif kind == "WriteTensor":
-                pending -= roots(stmt.tensor)
-            elif kind == "Let" and stmt.value._production == "AssembleTensor":
-                pending -= roots(stmt.value.target)
+            elif kind == "WriteTensor" or (kind == "Let" and stmt.value._production == "AssembleTensor"):
+                self._write(roots(stmt.tensor if kind == "WriteTensor" else stmt.value.target), stmt, pending, inputs, written)
             elif kind == "Return":
                 returns.append(stmt)
+        if len(written) < len(inputs):  # (the rest, after a break: the In parameters' writes alone)
+            for stmt in stmts:
+                kind = stmt._production
+                if kind == "Task":  # (a written name's places looked up as the walk meets it)
+                    for arg in stmt.args:
+                        if arg.dir in WRITES and arg.value._production == "Var":
+                            for root, _ in store.get(arg.value.name, ()):
+                                if root in inputs:
+                                    written.setdefault(root, stmt)
+                    if len(written) == len(inputs):
+                        break
+                elif kind == "WriteTensor" or (kind == "Let" and stmt.value._production == "AssembleTensor"):
+                    self._write(roots(stmt.tensor if kind == "WriteTensor" else stmt.value.target), stmt, pending, inputs, written)
+                elif kind == "Return":
+                    returns.append(stmt)
         for stmt in stmts:  # (the rest, after a break)
             if stmt._production == "Return":
                 returns.append(stmt)
@@ -98,7 +117,6 @@ class CheckOutputParamsWritten(Pass):
                     param.span or func.span,
                     self._hint(param.name, reads.get(param.name), kernels),
                 )
-        written = _inputs_written(func, inputs, store) if inputs else {}
         for param in func.params:
             stmt = written.get(param.name)
             if stmt is None:
@@ -126,6 +144,14 @@ class CheckOutputParamsWritten(Pass):
         return program
 
     @staticmethod
+    def _write(places: set[str], stmt, pending: set[str], inputs: set[str], written: dict) -> None:
+        """``stmt`` (a host element write, an assemble) writes the buffers ``places``."""
+        for root in places:
+            pending.discard(root)
+            if root in inputs:
+                written.setdefault(root, stmt)
+
+    @staticmethod
     def _hint(name: str, read, kernels) -> str:
         if read is None:
             return f"pass '{name}' to a kernel as its Out or InOut argument, or declare it as an input"
@@ -141,39 +167,6 @@ class CheckOutputParamsWritten(Pass):
             text += (f"; that call gives {len(given)} of the kernel's {len(tensors)} tensor arguments: those after a "
                      "missing one shift left, and the runtime allocates the output left out")
         return text
-
-
-def _inputs_written(func, inputs: set[str], store) -> dict[str, object]:
-    """Each ``In`` tensor parameter of ``inputs`` that a statement writes (a task argument with a
-    writing direction, a host element write, an assemble target) -> the first such statement
-    (through ``store``: a write of a view or a result that is the parameter's storage counts). The
-    places of each written name are looked up in ``store`` as the walk meets the write (most
-    names are never written, and most of a map's entries are not inputs'); the walk reads only
-    the writes, whatever the output parameters' walk, which stops early, has read."""
-    written: dict[str, object] = {}
-    writes = frozenset(WRITES)
-    for stmt in iter_stmts(func.body):
-        kind = stmt._production
-        if kind == "Task":
-            for arg in stmt.args:
-                if arg.dir in writes and arg.value._production == "Var":
-                    for root, _ in store.get(arg.value.name, ()):
-                        if root in inputs:
-                            written.setdefault(root, stmt)
-            if len(written) == len(inputs):
-                break
-            continue
-        if kind == "WriteTensor":
-            target = stmt.tensor
-        elif kind == "Let" and stmt.value._production == "AssembleTensor":
-            target = stmt.value.target
-        else:
-            continue
-        if target is not None and target._production == "Var":
-            for root, _ in store.get(target.name, ()):
-                if root in inputs:
-                    written.setdefault(root, stmt)
-    return written
 
 
 def _is_tensor_arg(arg) -> bool:

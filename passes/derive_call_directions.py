@@ -109,7 +109,9 @@ class DeriveCallDirections(Pass):
         # loop carries and if results), the walk the passes before and after this one ask of the
         # same function (``kept``)
         self.store = storage_map(func, self.kernels) if follow else {}
-        self.held: dict[str, set[str]] = {}  # name -> held_buffers of a Var of it
+        # storage_map's places (shared by the names a copy, a carry or a result makes) -> their
+        # roots, and a name without places -> itself: one set per distinct value, not per name
+        self.held: dict[frozenset | str, set[str]] = {}
         self.inout_params = {p.name for p in func.params if p.dir is ParamDir.InOut}
         # the buffers written before the statement being decided; each addition is logged, so
         # that a branch's additions are undone in time proportional to them
@@ -120,13 +122,14 @@ class DeriveCallDirections(Pass):
 
     def held_buffers(self, expr) -> set[str]:
         """The buffers ``expr`` may be (``storage_map``'s roots; a name it has no places for is its
-        own buffer), computed once per name. Callers do not change it."""
+        own buffer), computed once per distinct set of places (names that share ``storage_map``'s
+        places share it). Callers do not change it."""
         if expr._production != "Var":
             return _NOTHING
-        held = self.held.get(expr.name)
+        key = self.store.get(expr.name) or expr.name
+        held = self.held.get(key)
         if held is None:
-            places = self.store.get(expr.name)  # (the roots taken by C-level calls, not a comprehension's frame)
-            held = self.held[expr.name] = set(map(_ROOT, places)) if places else {expr.name}
+            held = self.held[key] = {key} if key is expr.name else set(map(_ROOT, key))  # (C-level calls)
         return held
 
     def may_be_inout_param(self, expr, held: set[str]) -> bool:
