@@ -90,19 +90,7 @@ class RemoveDeadValues(Pass):
             kind = stmt._production
             if kind == "Task":  # (the usual statements first; ``_reads_of`` inlined)
                 if enough:
-                    for arg in stmt.args:
-                        node = arg.value
-                        if node._production == "Var":
-                            named(node.name)
-                        elif node._production not in _NO_NAME:
-                            defer(node)
-                    for node in stmt.deps:
-                        if node._production in _WRAPPERS:
-                            node = node.value
-                        if node._production == "Var":
-                            named(node.name)
-                        elif node._production not in _NO_NAME:
-                            defer(node)
+                    _note_task_reads(stmt, named, defer)
                 else:
                     add_roots(stmt.args)
                     add_roots(stmt.deps)
@@ -289,6 +277,24 @@ class RemoveDeadValues(Pass):
         return _make_if(branch.cond, then, orelse, results, branch.span)
 
 
+def _note_task_reads(task, named, defer) -> None:
+    """A task's arguments and dependencies: each value that is a name to ``named``, each other
+    that may read one to ``defer`` (walked only if needed)."""
+    for arg in task.args:
+        node = arg.value
+        if node._production == "Var":
+            named(node.name)
+        elif node._production not in _NO_NAME:
+            defer(node)
+    for node in task.deps:
+        if node._production in _WRAPPERS:
+            node = node.value
+        if node._production == "Var":
+            named(node.name)
+        elif node._production not in _NO_NAME:
+            defer(node)
+
+
 def every_value_read(body) -> bool:
     """Whether each name of a value this pass could remove (a pure let's, a loop carry's iter_arg
     and result, an if result's) is read by something ``liveness`` counts as a read (an effect's
@@ -324,19 +330,7 @@ def every_value_read(body) -> bool:
     for stmt in reversed(walk_of(body).order):
         kind = stmt._production
         if kind == "Task":
-            for arg in stmt.args:
-                node = arg.value
-                if node._production == "Var":
-                    named(node.name)
-                elif node._production not in _NO_NAME:
-                    defer(node)
-            for node in stmt.deps:
-                if node._production in _WRAPPERS:
-                    node = node.value
-                if node._production == "Var":
-                    named(node.name)
-                elif node._production not in _NO_NAME:
-                    defer(node)
+            _note_task_reads(stmt, named, defer)
             if stmt.launch is not None:
                 defer(stmt.launch)
         elif kind == "Yield":  # (the final Yield of the loop or if met next, by ``check_yields``)
