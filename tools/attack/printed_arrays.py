@@ -22,7 +22,8 @@ its body or after the loop), and an update or a loop init may start from an olde
 fork). Blocks: `pl.range(2)`, `pl.range(n)`, `pl.parallel(2)` carrying the array through
 `init_values` (the body's task on its own rows `i * 4`, stored at slot `i`, guarded by `if i ==
 0` at times), and `if 1 < n` / `if c == 0` whose branches update the array (joined by a phi);
-AUTO code (explicit `with pl.scope():` bodies, as the pipeline prints them) or one manual scope.
+AUTO code (explicit `with pl.scope():` bodies, as the pipeline prints them) or one manual scope;
+`pl.system.task_dummy` joins of a version (and a TaskId) stand between tasks at times.
 
 Meaning (value semantics): an array version is a tuple of slots, each a set of tasks (None and
 `task_invalid` the empty set, a submit's id itself); `update_element` makes a new tuple, so every
@@ -715,6 +716,7 @@ def _replace_at(body, path, new):
 SCOPES = ("auto", "manual")
 BLOCK_KINDS = ("range2", "rangen", "par2", "if_n", "if_c", "none")
 CURRENT_P = 0.75       # a dep on the array's current version (else any visible one, older ones too)
+JOIN_P = 0.15          # a pl.system.task_dummy join before a task of straight code
 OP_P = 0.3             # slot reads spelled pl.array.get_element (else a[i])
 NESTED_P = 0.15        # a deps buffer printed as frontend-behaviour.md 6.2 prints it (get_element nested)
 REGION_SLOT = {"s0__ssa_v0": 0, "s1__ssa_v0": 1}
@@ -792,6 +794,11 @@ class _Gen:
     def straight(self, scope, current, k):
         stmts = []
         for _ in range(k):
+            if self.rnd.random() < JOIN_P:      # a join of a version's slots (and maybe a TaskId)
+                v = current if self.rnd.random() < CURRENT_P else self.rnd.choice(scope["arrays"])
+                var = self.name("j")
+                stmts.append(Join(var, (v,) + tuple(self.rnd.sample(scope["tids"], min(1, len(scope["tids"]))))))
+                scope["tids"].append(var)
             region = self.rnd.choice(("s0__ssa_v0", "s1__ssa_v0", "w__ssa_v0"))
             s, current = self.task(scope, region, REGION_SLOT.get(region), current)
             stmts += s
@@ -890,6 +897,8 @@ def constructs(prog: Program) -> set:
                 out.add("fork (update of an older version)")
         elif isinstance(s, Load):
             out.add("get_element dep")
+        elif isinstance(s, Join):
+            out.add("task_dummy join")
         elif isinstance(s, DepsBuf):
             out.add("deps buffer" + (" (get_element nested)" if not s.elems else ""))
         elif isinstance(s, Task):
