@@ -126,7 +126,8 @@ def test_the_grammar_makes_each_construct_it_claims():
     claimed = {"manual scope", "loop range 2", "loop range n", "loop parallel 2", "branch phi",
                "phi in a loop body", "update_element", "get_element dep", "deps buffer",
                "deps buffer (get_element nested)", "whole-array dep", "stale read",
-               "fork (update of an older version)", "spelling op", "spelling subscript", "task_dummy join"}
+               "fork (update of an older version)", "spelling op", "spelling subscript", "task_dummy join",
+               "nested loops (phases)"}
     assert claimed <= set(seen), claimed - set(seen)
     assert seen["manual scope"] >= 10 and seen["stale read"] >= 10
 
@@ -170,8 +171,9 @@ def test_a_stale_read_of_a_dead_update_may_compile_and_is_then_checked():
     assert rep.refusal is not None or rep.runs == len(STALE_DEAD_UPDATE.settings)
 
 
-# generated programs that compile (subscript spelling, no stale read), each run for every setting
-SAMPLE = (7, 13, 19, 33)
+# generated programs that compile (subscript spelling, no stale read), each run for every setting:
+# a manual pl.parallel loop, a phi in a manual pl.range body, the phases in AUTO code and manually
+SAMPLE = (13, 17, 23, 45)
 
 
 @needs_gxx

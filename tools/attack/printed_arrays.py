@@ -21,7 +21,8 @@ visible version may be read, the older ones too: a version before an update of t
 its body or after the loop), and an update or a loop init may start from an older version (a
 fork). Blocks: `pl.range(2)`, `pl.range(n)`, `pl.parallel(2)` carrying the array through
 `init_values` (the body's task on its own rows `i * 4`, stored at slot `i`, guarded by `if i ==
-0` at times), and `if 1 < n` / `if c == 0` whose branches update the array (joined by a phi);
+0` at times), the seed's phases (a `pl.range(2|n)` around such a `pl.parallel(2)`, both
+carrying it), and `if 1 < n` / `if c == 0` whose branches update the array (joined by a phi);
 AUTO code (explicit `with pl.scope():` bodies, as the pipeline prints them) or one manual scope;
 `pl.system.task_dummy` joins of a version (and a TaskId) stand between tasks at times.
 
@@ -714,7 +715,7 @@ def _replace_at(body, path, new):
 # ---- the random generator ------------------------------------------------------------------------
 
 SCOPES = ("auto", "manual")
-BLOCK_KINDS = ("range2", "rangen", "par2", "if_n", "if_c", "none")
+BLOCK_KINDS = ("range2", "rangen", "par2", "phases", "if_n", "if_c", "none")
 CURRENT_P = 0.75       # a dep on the array's current version (else any visible one, older ones too)
 JOIN_P = 0.15          # a pl.system.task_dummy join before a task of straight code
 OP_P = 0.3             # slot reads spelled pl.array.get_element (else a[i])
@@ -822,6 +823,8 @@ class _Gen:
             br = Branch(cond, tuple(outs[0][0]), tuple(outs[1][0]), ((phi, outs[0][1], outs[1][1]),))
             scope["arrays"].append(phi)
             return [br], phi
+        if kind == "phases":
+            return self.phases(scope, current)
         loop_kind, trip = {"range2": ("range", 2), "rangen": ("range", "n"), "par2": ("parallel", 2)}[kind]
         init = current if rnd.random() < 0.85 or len(scope["arrays"]) < 2 else rnd.choice(scope["arrays"])
         it = self.name("tids", "iter")
@@ -848,6 +851,25 @@ class _Gen:
         loop = Loop(loop_kind, "i", trip, ((it, init),), tuple(body), (cur,), (res,))
         scope["arrays"].append(res)
         return [loop], res
+
+
+    def phases(self, scope, current):
+        """The seed's phases over an array: `pl.range(n|2)` carrying it around a `pl.parallel(2)`
+        carrying it too, whose iteration i works on rows 4i.. and stores itself at slot i."""
+        rnd = self.rnd
+        outer = self.name("tids", "iter")
+        inner = self.name("tids", "iter")
+        body_scope = {"arrays": list(scope["arrays"]) + [outer, inner], "tids": list(scope["tids"])}
+        rows = self.name("si")
+        body = [Rows(rows, "i")]
+        stmts, cur = self.task(body_scope, rows, "i", inner, inner, store_p=0.9)
+        body += stmts
+        inner_rv = self.name("tids", "rv")
+        fan = Loop("parallel", "i", 2, ((inner, outer),), tuple(body), (cur,), (inner_rv,))
+        outer_rv = self.name("tids", "rv")
+        loop = Loop("range", "ph", rnd.choice((2, "n")), ((outer, current),), (fan,), (inner_rv,), (outer_rv,))
+        scope["arrays"].append(outer_rv)
+        return [loop], outer_rv
 
 
 def generate(seed: int, max_size=None) -> Program:
@@ -887,6 +909,8 @@ def constructs(prog: Program) -> set:
             out.add("manual scope")
         elif isinstance(s, Loop):
             out.add(f"loop {s.kind} {s.trip}")
+            if any(isinstance(x, Loop) for x in _walk(s.body)):
+                out.add("nested loops (phases)")
             if any(isinstance(x, Branch) and x.phis for x in _walk(s.body)):
                 out.add("phi in a loop body")
         elif isinstance(s, Branch):
