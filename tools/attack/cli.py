@@ -29,6 +29,11 @@
                                       programs rendered in the existing compiler's printed IR (printed.py),
                                       as written and after its pipeline, compiled by nanopass.compile_text
   --grammar printed-scalars [...]     the scalars grammar's programs printed as written (printed_scalars.py)
+  --grammar printed-arrays --seconds N --seed S ...
+                                      printed IR with TaskId arrays named by version: updates,
+                                      old versions read in deps (slots, whole arrays), carried
+                                      through loops and branches, AUTO or manual; each task's
+                                      explicit waits checked against its deps (printed_arrays.py)
   --grammar carries [--exhaustive --size K | --seconds N --seed S] ...
                                       one loop with two or three tensor carries kept, swapped or
                                       rotated (carries.py); lean.py's figures of each program too
@@ -119,7 +124,7 @@ from collections import Counter, defaultdict
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
-from . import assume, carries, directions, exhaustive, fences, generate, grammar, guards, guards_while, iterations, loops2, nested, nests, offsets, printed, printed_scalars, rebinds, record, retire, rows, runner, scalars, scopes, shrink, surface_generate
+from . import assume, carries, directions, exhaustive, fences, generate, grammar, guards, guards_while, iterations, loops2, nested, nests, offsets, printed, printed_arrays, printed_scalars, rebinds, record, retire, rows, runner, scalars, scopes, shrink, surface_generate
 from . import blocks
 from . import program as P
 
@@ -127,7 +132,7 @@ COMPILE_TIMEOUT_S = 60
 GRAMMARS = {"rows": rows, "scopes": scopes, "directions": directions,    # the exhaustive grammars besides exhaustive.py's
             "blocks": blocks,
             "nested": nested.TWO, "nested3": nested.THREE, "scalars": scalars, "printed": printed,
-            "printed-scalars": printed_scalars, "carries": carries, "loops2": loops2,
+            "printed-scalars": printed_scalars, "printed-arrays": printed_arrays, "carries": carries, "loops2": loops2,
             "loops2-const": loops2.CONSTANT_TRIPS, "fences": fences, "assume": assume,
             "iterations": iterations, "offsets": offsets, "offsets-parallel": offsets.PARALLEL,
             "nests": nests, "retire": retire, "guards": guards, "guards-while": guards_while,
@@ -247,6 +252,7 @@ class Tally:
         self.per_class = Counter()
         self.examples = defaultdict(list)        # class -> [(source size, name, prog)]
         self.refusals = Counter()
+        self.all_refusals = Counter()             # every refusal, right or not, by masked message
         self.lean = Counter()                    # lean.py's figures summed (grammars that measure them)
 
     def add(self, r: dict) -> None:
@@ -284,11 +290,13 @@ class Tally:
                 c["warnings of freed buffers"] += 1
         if r["refusal"]:  # (counted as the failing list classes it: a refusal of a valid program fails)
             c["refused programs"] += 1
+            msg = re.sub(r"^prog\.py:\d+:\d+: error: ", "", r["refusal"].splitlines()[0])
+            # (names and line numbers masked: one message per kind of refusal)
+            msg = re.sub(r"\bline \d+", "line …", re.sub(r"'[^']*'", "'…'", msg))
+            self.all_refusals[msg] += 1
             if "refusal" in r["classes"]:
                 c["refusals of valid programs"] += 1
-                msg = re.sub(r"^prog\.py:\d+:\d+: error: ", "", r["refusal"].splitlines()[0])
-                # (names and line numbers masked: one message per kind of refusal)
-                self.refusals[re.sub(r"\bline \d+", "line …", re.sub(r"'[^']*'", "'…'", msg))] += 1
+                self.refusals[msg] += 1
             else:
                 c["refusals of programs with no correct compilation"] += 1
                 c["right refusals tied by name" if r["right refusal"] == "name" else "right refusals tied by kind only"] += 1
@@ -303,7 +311,8 @@ class Tally:
 
     def summary(self) -> dict:
         out = {"figures": dict(self.c), "classes": dict(self.per_class.most_common()),
-               "refusals": dict(self.refusals.most_common())}
+               "refusals": dict(self.refusals.most_common()),
+               "all refusals": dict(self.all_refusals.most_common())}
         if self.lean:
             out["lean"] = dict(self.lean)
         return out
@@ -487,6 +496,10 @@ def main(argv=None) -> int:
     if summary["refusals"]:
         print("  refusals of valid programs, by message:")
         for msg, n in summary["refusals"].items():
+            print(f"    {n:6d}  {msg}")
+    if summary["all refusals"]:
+        print("  every refusal (right or not), by message:")
+        for msg, n in summary["all refusals"].items():
             print(f"    {n:6d}  {msg}")
     return 0
 
