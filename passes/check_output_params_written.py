@@ -86,8 +86,8 @@ class CheckOutputParamsWritten(Pass):
                     # every output written: the statements after add nothing ``pending`` and
                     # ``reads`` (asked of an unwritten parameter only) are read for
                     break
-            elif kind == "WriteTensor" or (kind == "Let" and stmt.value._production == "AssembleTensor"):
-                self._write(roots(stmt.tensor if kind == "WriteTensor" else stmt.value.target), stmt, pending, inputs, written)
+            elif kind == "WriteTensor" or kind == "Let":
+                self._write(roots(_host_write_target(stmt)), stmt, pending, inputs, written)
             elif kind == "Return":
                 returns.append(stmt)
         if len(written) < len(inputs):  # (the rest, after a break: the In parameters' writes alone)
@@ -101,8 +101,8 @@ class CheckOutputParamsWritten(Pass):
                                     written.setdefault(root, stmt)
                     if len(written) == len(inputs):
                         break
-                elif kind == "WriteTensor" or (kind == "Let" and stmt.value._production == "AssembleTensor"):
-                    self._write(roots(stmt.tensor if kind == "WriteTensor" else stmt.value.target), stmt, pending, inputs, written)
+                elif kind == "WriteTensor" or kind == "Let":
+                    self._write(roots(_host_write_target(stmt)), stmt, pending, inputs, written)
                 elif kind == "Return":
                     returns.append(stmt)
         for stmt in stmts:  # (the rest, after a break)
@@ -167,6 +167,13 @@ class CheckOutputParamsWritten(Pass):
             text += (f"; that call gives {len(given)} of the kernel's {len(tensors)} tensor arguments: those after a "
                      "missing one shift left, and the runtime allocates the output left out")
         return text
+
+
+def _host_write_target(stmt):
+    """The tensor a host element write writes, or an assemble's target; None for another Let."""
+    if stmt._production == "WriteTensor":
+        return stmt.tensor
+    return stmt.value.target if stmt.value._production == "AssembleTensor" else None
 
 
 def _is_tensor_arg(arg) -> bool:

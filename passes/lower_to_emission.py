@@ -217,12 +217,12 @@ class LowerToEmission(Pass):
         # asked about (counting such a value read then changes no answer)
         unrebound: dict[int, tuple] = {}
         followers: dict[str, list[str]] = {}
-        # the views' lets whose values are not read yet: a view's let is emitted only where its name
-        # is read, so its tensor and extents are read only then (a view read by nothing but a view
-        # that nothing reads declares no C++ variable); so is a create (``lower_Alloc``): its Create,
-        # whose extents and init are read once its name is
-        views: dict[str, object] = {}
-        same = None  # (a view's C++ variable -> the names it has in the tree: ``cpp``, asked once views are)
+        # name -> the value not read yet of a view's let or a create: each is made only where its name
+        # is read (a view's let, ``lower_let_as``; a create, ``lower_Alloc``), so its tensor, extents
+        # and init are read only then (a view read by nothing but a view that nothing reads declares
+        # no C++ variable)
+        unmade: dict[str, object] = {}
+        same = None  # (a C++ variable of ``unmade`` -> the names it has in the tree: ``cpp``, asked once needed)
         while_, note_yields = WHILE, note_unrebound_yields
 
         def read_through(name: str) -> bool:
@@ -296,11 +296,11 @@ class LowerToEmission(Pass):
                 if idle:
                     continue
                 values = (stmt.start, stmt.stop, stmt.step)
-            elif kind is alloc:  # (a create is made only where it is read: its extents and init read then, ``views``)
+            elif kind is alloc:  # (a create is made only where it is read: its extents and init read then, ``unmade``)
                 for create in stmt.creates:
                     name = create.var.name
                     bind(name)
-                    views[name] = create
+                    unmade[name] = create
                     ask(name)
                 idle = False
                 continue
@@ -314,7 +314,7 @@ class LowerToEmission(Pass):
                     if not idle:
                         add(value.name)
                 elif type(value) in VIEW_LETS and not idle:
-                    views[name] = value  # (read where the view is read: ``views``)
+                    unmade[name] = value  # (read where the view is read: ``unmade``)
                 elif type(value) is not int_ and not idle:
                     push(value)
                 ask(name)
@@ -422,17 +422,17 @@ class LowerToEmission(Pass):
                             add(value.name)
                         elif value_kind is not int_:
                             push(value)
-            if views:  # (the views read so far, under any name of their C++ variable: their values read now)
+            if unmade:  # (those read so far, under any name of their C++ variable: their values read now)
                 if same is None:
-                    identifiers = {cpp.get(name, name) for name in views}
+                    identifiers = {cpp.get(name, name) for name in unmade}
                     same = {}
                     for tree_name, identifier in cpp.items():
                         if identifier in identifiers:
                             same.setdefault(identifier, []).append(tree_name)
-                ready = [name for name in views
+                ready = [name for name in unmade
                          if read_through(name) or any(map(read_through, same.get(cpp.get(name, name), ())))]
                 if ready:
-                    extend(views.pop(name) for name in ready)
+                    extend(unmade.pop(name) for name in ready)
                     continue
             self.operations_unread = len(operations)
             if not operations or not reads_all and (

@@ -286,7 +286,13 @@ def _note_task_reads(task, named, defer) -> None:
             named(node.name)
         elif node._production not in _NO_NAME:
             defer(node)
-    for node in task.deps:
+    _note_edge_reads(task.deps, named, defer)
+
+
+def _note_edge_reads(edges, named, defer) -> None:
+    """Dependency edges (or a cell's stored value): each TaskId that is a name to ``named``, each
+    other that may read one to ``defer``."""
+    for node in edges:
         if node._production in _WRAPPERS:
             node = node.value
         if node._production == "Var":
@@ -401,13 +407,7 @@ def every_value_read(body) -> bool:
                 else:
                     defer(node)
         elif kind == "Dummy" or kind == "CellSet":
-            for node in stmt.deps if kind == "Dummy" else (stmt.value,):
-                if node._production in _WRAPPERS:
-                    node = node.value
-                if node._production == "Var":
-                    named(node.name)
-                elif node._production not in _NO_NAME:
-                    defer(node)
+            _note_edge_reads(stmt.deps if kind == "Dummy" else (stmt.value,), named, defer)
         elif kind in _EFFECTS:
             deferred += _reads_of(stmt)
     return True
